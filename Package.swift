@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The brute-force oracles in `_TestSupport` scan every cell of a grid for every test point;
+/// they are compiled optimised even in debug builds so that the property tests stay fast.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+  name: "nwpcube",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "nwpcube", targets: ["nwpcube"]),
+    .library(name: "PointQuery", targets: ["PointQuery"]),
+    .library(name: "Ingest", targets: ["Ingest"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CNetCDF",
+      pkgConfig: "netcdf",
+      providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
+    ),
+    .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    .target(name: "Meteorology"),
+    .target(name: "GridGeometry"),
+    .target(name: "CubeFormat", dependencies: ["GridGeometry"]),
+    .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology"]),
+    .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology"]),
+    .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
+    .executableTarget(
+      name: "nwpcube",
+      dependencies: [
+        "Ingest", "PointQuery", "SampleRun",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .target(name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF"], swiftSettings: optimisedInDebug),
+    .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
+    .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "_TestSupport"]),
+    .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "_TestSupport"]),
+    .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
+    .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
+    .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

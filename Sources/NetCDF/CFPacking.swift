@@ -1,0 +1,39 @@
+/// The CF conventions' packing and masking attributes of one variable.
+///
+/// Masking is decided on the raw (packed) value, as the CF conventions require, and
+/// follows netCDF4-python: an explicit `_FillValue`/`missing_value`/valid range wins, and
+/// without `_FillValue` the type's default fill value counts as missing (except for bytes).
+struct CFPacking {
+  let scale: Double
+  let offset: Double
+  let missing: [Double]
+  let validMin: Double
+  let validMax: Double
+
+  init(_ variable: NCVariable) {
+    let attributes = variable.attributes
+    scale = attributes["scale_factor"]?.number ?? 1
+    offset = attributes["add_offset"]?.number ?? 0
+    var missing = attributes["missing_value"]?.numbers ?? []
+    if let fill = attributes["_FillValue"]?.number {
+      missing.append(fill)
+    } else if let fill = variable.type.defaultFill {
+      missing.append(fill)
+    }
+    self.missing = missing
+    let range = attributes["valid_range"]?.numbers ?? []
+    validMin = attributes["valid_min"]?.number ?? (range.count == 2 ? range[0] : -.infinity)
+    validMax = attributes["valid_max"]?.number ?? (range.count == 2 ? range[1] : .infinity)
+  }
+
+  func unpack(_ values: inout [Double]) {
+    for index in values.indices {
+      let raw = values[index]
+      if raw.isNaN || raw < validMin || raw > validMax || missing.contains(raw) {
+        values[index] = .nan
+      } else {
+        values[index] = raw * scale + offset
+      }
+    }
+  }
+}

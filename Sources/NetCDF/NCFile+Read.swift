@@ -1,0 +1,120 @@
+import CNetCDF
+
+extension NCFile {
+  /// Reads a hyperslab as `Double`s, converting from the stored type (`nc_get_vara_double`),
+  /// with no CF unpacking.
+  public func readRaw(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Double] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    var values = [Double](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_double", path: path, variable: name) {
+      nc_get_vara_double(ncid, variable.id, start, count, &values)
+    }
+    return values
+  }
+
+  /// Reads a hyperslab as `Float`s (`nc_get_vara_float`).
+  public func readFloats(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Float] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    var values = [Float](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_float", path: path, variable: name) {
+      nc_get_vara_float(ncid, variable.id, start, count, &values)
+    }
+    return values
+  }
+
+  /// Reads a hyperslab as `Int16`s (`nc_get_vara_short`).
+  public func readShorts(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int16] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    var values = [Int16](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_short", path: path, variable: name) {
+      nc_get_vara_short(ncid, variable.id, start, count, &values)
+    }
+    return values
+  }
+
+  /// Reads a hyperslab as `Int32`s (`nc_get_vara_int`).
+  public func readInts(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int32] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    var values = [Int32](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_int", path: path, variable: name) {
+      nc_get_vara_int(ncid, variable.id, start, count, &values)
+    }
+    return values
+  }
+
+  /// Reads a hyperslab as signed bytes (`nc_get_vara_schar`).
+  public func readBytes(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int8] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    var values = [Int8](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_schar", path: path, variable: name) {
+      nc_get_vara_schar(ncid, variable.id, start, count, &values)
+    }
+    return values
+  }
+
+  /// Reads a `char` variable's hyperslab as one string per row of its last dimension
+  /// (`nc_get_vara_text`), e.g. WRF's `Times(Time, DateStrLen)`.
+  public func readStrings(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [String] {
+    let variable = try checkedSlab(name, start: start, count: count)
+    guard variable.type == .char, let width = count.last, width > 0 else {
+      throw NCError(
+        code: NC_EBADTYPE, reason: "expected a char variable, found \(variable.type)", path: path,
+        variable: name)
+    }
+    var bytes = [CChar](repeating: 0, count: count.reduce(1, *))
+    try NCLibrary.call("nc_get_vara_text", path: path, variable: name) {
+      nc_get_vara_text(ncid, variable.id, start, count, &bytes)
+    }
+    return stride(from: 0, to: bytes.count, by: width).map { offset in
+      let row = bytes[offset..<offset + width].prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      return String(decoding: row, as: UTF8.self).trimmingSpaces()
+    }
+  }
+
+  /// Reads a hyperslab with CF packing applied: values equal to `_FillValue` or
+  /// `missing_value` (or outside `valid_min`/`valid_max`/`valid_range`, or equal to the
+  /// type's default fill when no `_FillValue` is given) become NaN; the rest become
+  /// `raw · scale_factor + add_offset`.
+  public func readUnpacked(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Double] {
+    let variable = try variable(name)
+    var values = try readRaw(name, start: start, count: count)
+    CFPacking(variable).unpack(&values)
+    return values
+  }
+
+  /// Reads the whole variable with CF packing applied.
+  public func readUnpacked(_ name: String) throws(NCError) -> [Double] {
+    let variable = try variable(name)
+    return try readUnpacked(
+      name, start: Array(repeating: 0, count: variable.shape.count), count: variable.shape)
+  }
+
+  /// Checks the slab against the variable's shape so that a bad request gets a message
+  /// that says which index is wrong instead of libnetcdf's generic "Index exceeds".
+  private func checkedSlab(_ name: String, start: [Int], count: [Int]) throws(NCError) -> NCVariable {
+    let variable = try variable(name)
+    guard start.count == variable.shape.count, count.count == variable.shape.count else {
+      throw NCError(
+        code: NC_EINVALCOORDS,
+        reason: "expected \(variable.shape.count) indices \(variable.dimensions), got \(start.count)",
+        path: path, variable: name)
+    }
+    for (axis, length) in variable.shape.enumerated()
+    where start[axis] < 0 || count[axis] < 0 || start[axis] + count[axis] > length {
+      throw NCError(
+        code: NC_EEDGE,
+        reason:
+          "slab \(start[axis])..<\(start[axis] + count[axis]) exceeds dimension \(variable.dimensions[axis]) of length \(length)",
+        path: path, variable: name)
+    }
+    return variable
+  }
+}
+
+extension String {
+  fileprivate func trimmingSpaces() -> String {
+    var scalars = Substring(self)
+    while scalars.last == " " { scalars.removeLast() }
+    return String(scalars)
+  }
+}

@@ -1,0 +1,163 @@
+import CNetCDF
+
+/// An open NetCDF file (classic, 64-bit offset, or NetCDF-4/HDF5).
+///
+/// The handle owns the libnetcdf file id and closes it when released; use
+/// `NCFile.withFile(_:_:)` to scope one. Metadata (dimensions, variables and attributes)
+/// is read once when the file opens.
+public final class NCFile {
+  /// The path the file was opened or created with; every error names it.
+  public let path: String
+  /// The dimensions, in definition order.
+  public private(set) var dimensions: [NCDimension]
+  /// The variables by name.
+  public private(set) var variables: [String: NCVariable]
+  /// The global attributes by name.
+  public private(set) var globalAttributes: [String: NCAttribute]
+
+  let ncid: Int32
+  private var isOpen = true
+
+  private init(path: String, ncid: Int32) throws(NCError) {
+    self.path = path
+    self.ncid = ncid
+    self.dimensions = []
+    self.variables = [:]
+    self.globalAttributes = [:]
+    do {
+      try reloadMetadata()
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  /// A file just created by `nc_create`, still in define mode.
+  convenience init(createdAt path: String, ncid: Int32) throws(NCError) {
+    try self.init(path: path, ncid: ncid)
+  }
+
+  deinit { close() }
+
+  /// Opens an existing file read-only (`nc_open`).
+  public static func open(_ path: String) throws(NCError) -> NCFile {
+    var ncid: Int32 = 0
+    try NCLibrary.call("nc_open", path: path) { nc_open(path, NC_NOWRITE, &ncid) }
+    return try NCFile(path: path, ncid: ncid)
+  }
+
+  /// Opens `path`, runs `body` and closes the file whatever happens.
+  public static func withFile<R, E: Error>(
+    _ path: String, _ body: (NCFile) throws(E) -> R
+  ) throws -> R {
+    let file = try open(path)
+    defer { file.close() }
+    return try body(file)
+  }
+
+  /// Closes the file (`nc_close`). Further calls on the handle fail.
+  public func close() {
+    guard isOpen else { return }
+    isOpen = false
+    NCLibrary.callIgnoringStatus { nc_close(ncid) }
+  }
+
+  /// The variable called `name`, or an error naming the file and the variable.
+  public func variable(_ name: String) throws(NCError) -> NCVariable {
+    guard let variable = variables[name] else {
+      throw NCError(code: NC_ENOTVAR, reason: "no such variable", path: path, variable: name)
+    }
+    return variable
+  }
+
+  /// The dimension called `name`, if the file has one.
+  public func dimension(_ name: String) -> NCDimension? {
+    dimensions.first { $0.name == name }
+  }
+
+  func reloadMetadata() throws(NCError) {
+    var dimensionCount: Int32 = 0
+    var variableCount: Int32 = 0
+    var attributeCount: Int32 = 0
+    var unlimited: Int32 = -1
+    try NCLibrary.call("nc_inq", path: path) {
+      nc_inq(ncid, &dimensionCount, &variableCount, &attributeCount, &unlimited)
+    }
+    var dims: [NCDimension] = []
+    for dimid in 0..<dimensionCount {
+      var length = 0
+      let name = try readName("nc_inq_dim") { nc_inq_dim(ncid, dimid, $0, &length) }
+      dims.append(NCDimension(name: name, length: length, isUnlimited: dimid == unlimited))
+    }
+    var vars: [String: NCVariable] = [:]
+    for varid in 0..<variableCount {
+      var rawType: nc_type = 0
+      var rank: Int32 = 0
+      var count: Int32 = 0
+      var dimids = [Int32](repeating: 0, count: Int(NC_MAX_VAR_DIMS))
+      let name = try readName("nc_inq_var") {
+        nc_inq_var(ncid, varid, $0, &rawType, &rank, &dimids, &count)
+      }
+      let ids = dimids.prefix(Int(rank)).map(Int.init)
+      vars[name] = NCVariable(
+        name: name, id: varid, type: NCType(rawValue: rawType) ?? .byte,
+        dimensions: ids.map { dims[$0].name }, shape: ids.map { dims[$0].length },
+        attributes: try readAttributes(of: varid, count: count, owner: name))
+    }
+    dimensions = dims
+    variables = vars
+    globalAttributes = try readAttributes(of: NC_GLOBAL, count: attributeCount, owner: nil)
+  }
+
+  private func readName(
+    _ function: String, variable: String? = nil,
+    _ body: (UnsafeMutablePointer<CChar>) -> Int32
+  ) throws(NCError) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+    try NCLibrary.call(function, path: path, variable: variable) {
+      buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private func readAttributes(
+    of varid: Int32, count: Int32, owner: String?
+  ) throws(NCError) -> [String: NCAttribute] {
+    var result: [String: NCAttribute] = [:]
+    for index in 0..<count {
+      let name = try readName("nc_inq_attname", variable: owner) {
+        nc_inq_attname(ncid, varid, index, $0)
+      }
+      let label = owner.map { "\($0) attribute \(name)" } ?? "global attribute \(name)"
+      var rawType: nc_type = 0
+      var length = 0
+      try NCLibrary.call("nc_inq_att", path: path, variable: label) {
+        nc_inq_att(ncid, varid, name, &rawType, &length)
+      }
+      switch NCType(rawValue: rawType) {
+      case .char:
+        var bytes = [CChar](repeating: 0, count: length + 1)
+        try NCLibrary.call("nc_get_att_text", path: path, variable: label) {
+          nc_get_att_text(ncid, varid, name, &bytes)
+        }
+        let text = bytes.prefix(length).prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        result[name] = .text(String(decoding: text, as: UTF8.self))
+      case .float, .double:
+        var values = [Double](repeating: 0, count: length)
+        try NCLibrary.call("nc_get_att_double", path: path, variable: label) {
+          nc_get_att_double(ncid, varid, name, &values)
+        }
+        result[name] = .reals(values)
+      case .byte, .short, .int, .ubyte, .ushort, .uint, .int64, .uint64:
+        var values = [Int64](repeating: 0, count: length)
+        try NCLibrary.call("nc_get_att_longlong", path: path, variable: label) {
+          nc_get_att_longlong(ncid, varid, name, &values)
+        }
+        result[name] = .integers(values.map { Int64($0) })
+      case .string, nil:
+        continue  // string and user-defined attributes carry nothing a convention here needs
+      }
+    }
+    return result
+  }
+}
