@@ -23,16 +23,17 @@ let package = Package(
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
     .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "GridGeometry"),
-    .target(name: "CubeFormat", dependencies: ["GridGeometry"]),
-    .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology"]),
-    .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology"]),
+    .target(name: "CubeFormat"),
+    .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "SampleRun",
+        "Ingest", "PointQuery", "SampleRun", "UTCTime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

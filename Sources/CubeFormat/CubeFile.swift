@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A cube opened read-only through `mmap`.
+///
+/// Opening checks everything a reader depends on — magic, version, sizes, offsets and the
+/// XXH64 checksums of header, geometry and every data block — so that a truncated,
+/// corrupted or foreign file is refused with a one-line reason instead of crashing or
+/// answering wrong numbers later. Reads after that are O(1) pointer arithmetic.
+///
+/// `@unchecked Sendable`: the class owns a read-only mapping that never changes after
+/// `init` and is unmapped only in `deinit`, so sharing it between threads is safe.
+public final class CubeFile: @unchecked Sendable {
+  /// The file that was opened.
+  public let path: String
+  /// The decoded header.
+  public let header: CubeHeader
+  /// The size of the file in bytes.
+  public let fileBytes: Int
+  private let base: UnsafeRawPointer
+  @usableFromInline let data: [UnsafePointer<UInt16>]
+  @usableFromInline let steps: Int
+
+  /// Maps and validates the cube at `path`. With `verifyChecksums` false the data blocks
+  /// are not hashed (the header is always verified).
+  public init(path: String, verifyChecksums: Bool = true) throws(CubeError) {
+    self.path = path
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw CubeError(path: path, reason: "cannot stat: \(FileSystem.errnoText())")
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      throw CubeError(path: path, reason: "not a regular file")
+    }
+    let size = Int(status.st_size)
+    guard size >= CubeLayout.fixedHeaderBytes else {
+      throw CubeError(
+        path: path,
+        reason: "truncated or not a cube: \(size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header")
+    }
+    guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+      throw CubeError(path: path, reason: "cannot map: \(FileSystem.errnoText())")
+    }
+    let base = UnsafeRawPointer(mapping)
+    do {
+      let (header, data) = try Self.validate(base: base, size: size, path: path, verify: verifyChecksums)
+      self.header = header
+      self.data = data
+    } catch {
+      munmap(mapping, size)
+      throw error
+    }
+    self.base = base
+    self.fileBytes = size
+    self.steps = header.steps
+  }
+
+  deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileBytes) }
+
+  /// The stored word of `metric` at `cell` and `step`; indices must be in range.
+  @inlinable
+  public func word(metric: Int, cell: Int, step: Int) -> UInt16 {
+    UInt16(littleEndian: data[metric][cell &* steps &+ step])
+  }
+
+  /// Lends the whole series of `metric` at `cell` (one word per step, little-endian).
+  @inlinable
+  public func withSeries<R>(
+    metric: Int, cell: Int, _ body: (UnsafeBufferPointer<UInt16>) throws -> R
+  ) rethrows -> R {
+    try body(UnsafeBufferPointer(start: data[metric] + cell &* steps, count: steps))
+  }
+
+  /// Latitudes of every cell (copied out of the mapping).
+  public var latitudes: [Float] { geometry(at: 0) }
+  /// Longitudes of every cell (copied out of the mapping).
+  public var longitudes: [Float] { geometry(at: header.cells) }
+
+  private func geometry(at first: Int) -> [Float] {
+    let offset = Int(base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self))
+    return (0..<header.cells).map { cell in
+      Float(bitPattern: base.le(offset + (first + cell) * 4, as: UInt32.self))
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/// Everything a cube says about itself apart from its data.
+public struct CubeHeader: Sendable, Equatable {
+  /// Cells west–east.
+  public var width: Int
+  /// Cells south–north.
+  public var height: Int
+  /// Number of time steps.
+  public var steps: Int
+  /// Valid time of the first step, Unix seconds (UTC).
+  public var firstStep: Int64
+  /// Seconds between steps.
+  public var stepSeconds: Int64
+  /// Start (initialisation) time of the model run, Unix seconds (UTC).
+  public var runStart: Int64
+  /// The model's name, e.g. `wrf` (at most 31 bytes).
+  public var model: String
+  /// The domain, e.g. `d01` (at most 15 bytes).
+  public var domain: String
+  /// Nominal grid spacing in metres; nested-domain selection prefers the smallest.
+  public var gridSpacing: Double
+  /// The map projection of the source grid, kept for provenance and analytic locators.
+  public var projection: CubeProjection
+  /// The stored metrics, in table order.
+  public var metrics: [CubeMetric]
+
+  public init(
+    width: Int, height: Int, steps: Int, firstStep: Int64, stepSeconds: Int64, runStart: Int64,
+    model: String, domain: String, gridSpacing: Double, projection: CubeProjection,
+    metrics: [CubeMetric]
+  ) {
+    self.width = width
+    self.height = height
+    self.steps = steps
+    self.firstStep = firstStep
+    self.stepSeconds = stepSeconds
+    self.runStart = runStart
+    self.model = model
+    self.domain = domain
+    self.gridSpacing = gridSpacing
+    self.projection = projection
+    self.metrics = metrics
+  }
+
+  /// Number of cells.
+  public var cells: Int { width * height }
+  /// Valid time of the last step.
+  public var lastStep: Int64 { firstStep + Int64(steps - 1) * stepSeconds }
+}
+
+/// A source grid's map projection: the WRF `MAP_PROJ` code and its parameters.
+public struct CubeProjection: Sendable, Equatable {
+  /// WRF MAP_PROJ (1 Lambert, 2 polar stereographic, 3 Mercator, 6 lat-lon), 0 if unknown.
+  public var code: UInt32
+  /// TRUELAT1, TRUELAT2, STAND_LON, CEN_LAT, CEN_LON, POLE_LAT, POLE_LON, DX (NaN if absent).
+  public var parameters: [Double]
+
+  public static let parameterCount = 8
+
+  public init(code: UInt32, parameters: [Double]) {
+    self.code = code
+    self.parameters = Array(
+      (parameters + Array(repeating: .nan, count: Self.parameterCount)).prefix(Self.parameterCount))
+  }
+}

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a cube into a hidden temporary file next to its destination and publishes it
+/// atomically: checksums, `msync`, `fsync`, `rename`, then `fsync` of the directory. Until
+/// `publish()` returns, readers see the previous cube or none, never a partial one.
+///
+/// Values arrive one time step at a time but are stored time-contiguous per cell, so the
+/// writer scatters each step into a shared file mapping: memory use stays at one step's
+/// fields however long the run, and the page cache does the transposition.
+public final class CubeWriter {
+  /// The final path of the cube.
+  public let destination: String
+  /// The header being written.
+  public let header: CubeHeader
+  let temporaryPath: String
+  private let plan: CubeLayout.Plan
+  private var descriptor: Int32
+  private var base: UnsafeMutableRawPointer?
+
+  /// Creates the temporary file, sized and filled with "missing", and writes the geometry.
+  public init(
+    header: CubeHeader, latitudes: [Float], longitudes: [Float], destination: String
+  ) throws(CubeError) {
+    self.destination = destination
+    self.header = header
+    guard header.width > 0, header.height > 0, header.steps > 0, !header.metrics.isEmpty,
+      latitudes.count == header.cells, longitudes.count == header.cells
+    else {
+      throw CubeError(path: destination, reason: "cannot write an empty cube or mismatched geometry")
+    }
+    plan = CubeLayout.Plan(cells: header.cells, steps: header.steps, metricCount: header.metrics.count)
+    let directory = FileSystem.directory(of: destination)
+    try FileSystem.makeDirectories(directory, for: destination)
+    temporaryPath = "\(directory)/.\(FileSystem.basename(destination)).tmp.\(getpid())"
+    descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else {
+      throw CubeError(path: temporaryPath, reason: "cannot create: \(FileSystem.errnoText())")
+    }
+    guard ftruncate(descriptor, off_t(plan.fileBytes)) == 0,
+      let mapping = mmap(nil, plan.fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+      mapping != MAP_FAILED
+    else {
+      let reason = "cannot size and map \(plan.fileBytes) bytes: \(FileSystem.errnoText())"
+      close(descriptor)
+      unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: reason)
+    }
+    base = mapping
+    for offset in plan.dataOffsets {
+      (mapping + offset).initializeMemory(as: UInt8.self, repeating: 0xFF, count: plan.dataBytes)
+    }
+    let latitudeBase = mapping + plan.geometryOffset
+    let longitudeBase = latitudeBase + header.cells * MemoryLayout<Float>.size
+    for cell in 0..<header.cells {
+      latitudeBase.setLE(latitudes[cell].bitPattern, at: cell * 4)
+      longitudeBase.setLE(longitudes[cell].bitPattern, at: cell * 4)
+    }
+  }
+
+  deinit { abandon() }
+
+  /// Stores one time step of one metric (`values[cell]`, NaN for missing). Returns the
+  /// index of the first cell whose value the metric cannot represent, or nil when all fit;
+  /// such cells are stored as missing.
+  @discardableResult
+  public func write(metric: Int, step: Int, values: [Double]) -> Int? {
+    guard let base, header.metrics.indices.contains(metric), (0..<header.steps).contains(step),
+      values.count == header.cells
+    else { return 0 }
+    let definition = header.metrics[metric]
+    let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+    var firstBad: Int?
+    for cell in 0..<header.cells {
+      let word = definition.quantize(values[cell])
+      if word == nil, firstBad == nil { firstBad = cell }
+      data[cell * header.steps + step] = (word ?? CubeMetric.missing).littleEndian
+    }
+    return firstBad
+  }
+
+  /// Finishes the header and checksums, flushes everything to disk and renames the cube
+  /// into place. Returns the published path.
+  public func publish() throws(CubeError) -> String {
+    guard let base else { throw CubeError(path: destination, reason: "cube was already published") }
+    writeHeader(base)
+    let flushed = msync(base, plan.fileBytes, MS_SYNC) == 0
+    munmap(base, plan.fileBytes)
+    self.base = nil
+    let synced = flushed && fsync(descriptor) == 0
+    close(descriptor)
+    descriptor = -1
+    guard synced else {
+      unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: "cannot flush to disk: \(FileSystem.errnoText())")
+    }
+    guard rename(temporaryPath, destination) == 0 else {
+      let reason = "cannot rename into place: \(FileSystem.errnoText())"
+      unlink(temporaryPath)
+      throw CubeError(path: destination, reason: reason)
+    }
+    FileSystem.syncDirectory(FileSystem.directory(of: destination))
+    return destination
+  }
+
+  /// Discards the temporary file; nothing becomes visible.
+  public func abandon() {
+    if let base { munmap(base, plan.fileBytes) }
+    base = nil
+    if descriptor >= 0 {
+      close(descriptor)
+      unlink(temporaryPath)
+      descriptor = -1
+    }
+  }
+
+  private func writeHeader(_ base: UnsafeMutableRawPointer) {
+    let h = header
+    for (index, byte) in CubeLayout.magic.enumerated() { base.setLE(byte, at: index) }
+    base.setLE(CubeLayout.version, at: CubeLayout.versionOffset)
+    base.setLE(UInt32(plan.headerBytes), at: CubeLayout.headerBytesOffset)
+    base.setLE(UInt64(plan.fileBytes), at: CubeLayout.fileBytesOffset)
+    base.setLE(UInt32(h.width), at: CubeLayout.widthOffset)
+    base.setLE(UInt32(h.height), at: CubeLayout.heightOffset)
+    base.setLE(UInt32(h.steps), at: CubeLayout.stepsOffset)
+    base.setLE(UInt32(h.metrics.count), at: CubeLayout.metricCountOffset)
+    base.setLE(h.firstStep, at: CubeLayout.firstStepOffset)
+    base.setLE(h.stepSeconds, at: CubeLayout.stepSecondsOffset)
+    base.setLE(h.runStart, at: CubeLayout.runStartOffset)
+    base.setLE(h.gridSpacing, at: CubeLayout.gridSpacingOffset)
+    base.setLE(h.projection.code, at: CubeLayout.projectionCodeOffset)
+    for (index, value) in h.projection.parameters.enumerated() {
+      base.setLE(value, at: CubeLayout.projectionParametersOffset + 8 * index)
+    }
+    base.setLE(UInt64(plan.geometryOffset), at: CubeLayout.geometryOffsetOffset)
+    base.setLE(UInt64(plan.geometryBytes), at: CubeLayout.geometryBytesOffset)
+    let geometry = UnsafeRawBufferPointer(start: base + plan.geometryOffset, count: plan.geometryBytes)
+    base.setLE(XXH64.hash(geometry), at: CubeLayout.geometryChecksumOffset)
+    base.setText(h.model, at: CubeLayout.modelOffset, bytes: CubeLayout.modelBytes)
+    base.setText(h.domain, at: CubeLayout.domainOffset, bytes: CubeLayout.domainBytes)
+    for (index, metric) in h.metrics.enumerated() {
+      let entry = CubeLayout.fixedHeaderBytes + index * CubeLayout.metricEntryBytes
+      base.setText(metric.name, at: entry, bytes: CubeLayout.nameBytes)
+      base.setText(metric.unit, at: entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes)
+      base.setLE(metric.temporal, at: entry + CubeLayout.temporalOffset)
+      base.setLE(CubeMetric.missing, at: entry + CubeLayout.sentinelOffset)
+      base.setLE(metric.scale, at: entry + CubeLayout.scaleOffset)
+      base.setLE(metric.offset, at: entry + CubeLayout.valueOffsetOffset)
+      base.setLE(UInt64(plan.dataOffsets[index]), at: entry + CubeLayout.dataOffsetOffset)
+      base.setLE(UInt64(plan.dataBytes), at: entry + CubeLayout.dataBytesOffset)
+      let data = UnsafeRawBufferPointer(start: base + plan.dataOffsets[index], count: plan.dataBytes)
+      base.setLE(XXH64.hash(data), at: entry + CubeLayout.dataChecksumOffset)
+    }
+    // The header checksum covers the whole header with its own field still zero.
+    base.setLE(UInt64(0), at: CubeLayout.headerChecksumOffset)
+    let headerBytes = UnsafeRawBufferPointer(start: base, count: plan.headerBytes)
+    base.setLE(XXH64.hash(headerBytes), at: CubeLayout.headerChecksumOffset)
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Finds the grid cell nearest to a latitude/longitude on any curvilinear grid smaller than
+/// a hemisphere, exactly: the answer is the great-circle nearest mass point, as a brute-force
+/// scan over every cell would give.
+///
+/// Cells are bucketed in the gnomonic plane of the grid centre. For every bucket the build
+/// keeps the cells that could be nearest to *some* point of the bucket: with the bucket's
+/// centre p, its angular radius r and the distance d₀ from p to its nearest cell, the
+/// triangle inequality bounds the nearest cell of any point in the bucket to within
+/// d₀ + 2r of p. A lookup then costs one projection and a handful of dot products.
+public struct CellLocator: Sendable {
+  /// The grid being searched.
+  public let grid: CurvilinearGrid
+  let frame: GnomonicFrame
+  let points: [UnitVector]
+  let planeX: [Double]
+  let planeY: [Double]
+  let originX: Double
+  let originY: Double
+  let bucketSize: Double
+  let columns: Int
+  let rows: Int
+  let bucketStart: [Int32]
+  let candidates: [Int32]
+  /// Every point inside the grid (edge band included) lies within this angle of its
+  /// nearest cell; a point farther from every cell is outside.
+  let cosReach: Double
+
+  /// Builds the index. Fails for grids that span a hemisphere or more (global grids need
+  /// the regular latitude/longitude locator).
+  public init(grid: CurvilinearGrid) throws(GeometryError) {
+    self.grid = grid
+    let count = grid.count
+    let points = (0..<count).map {
+      UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
+    }
+    let frame = GnomonicFrame(centre: points[(grid.height / 2) * grid.width + grid.width / 2])
+    var planeX = [Double](repeating: 0, count: count)
+    var planeY = [Double](repeating: 0, count: count)
+    for index in 0..<count {
+      guard let (x, y) = frame.project(points[index]) else {
+        throw .invalidGrid("the grid spans more than a hemisphere around its centre cell")
+      }
+      planeX[index] = x
+      planeY[index] = y
+    }
+    let spacing = Self.spacing(points: points, planeX: planeX, planeY: planeY, grid: grid)
+    // One cell spacing of margin holds the half-cell edge band with room to spare.
+    let margin = spacing.plane
+    let originX = (planeX.min() ?? 0) - margin
+    let originY = (planeY.min() ?? 0) - margin
+    let bucketSize = spacing.plane
+    let columns = Int(((planeX.max() ?? 0) + margin - originX) / bucketSize) + 1
+    let rows = Int(((planeY.max() ?? 0) + margin - originY) / bucketSize) + 1
+
+    self.frame = frame
+    self.points = points
+    self.planeX = planeX
+    self.planeY = planeY
+    self.originX = originX
+    self.originY = originY
+    self.bucketSize = bucketSize
+    self.columns = columns
+    self.rows = rows
+    self.cosReach = cos(spacing.reach)
+    (bucketStart, candidates) = Self.buildCandidates(
+      frame: frame, points: points, planeX: planeX, planeY: planeY, origin: (originX, originY),
+      bucketSize: bucketSize, columns: columns, rows: rows, reach: spacing.reach)
+  }
+
+  /// The nearest cell as (i, j), or nil when the point is outside the grid.
+  ///
+  /// "Inside" means within the area of the grid's cells: up to half a cell beyond the
+  /// outermost mass points.
+  @inlinable
+  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
+    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude) else { return nil }
+    let i = cell % grid.width
+    let j = cell / grid.width
+    if i > 0, j > 0, i < grid.width - 1, j < grid.height - 1 { return (i, j) }
+    // Only an edge cell can be nearest to a point beyond the grid, so only edges pay for
+    // the exact fractional position.
+    guard fractional(cell: cell, x: x, y: y) != nil else { return nil }
+    return (i, j)
+  }
+
+  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
+  /// point is outside the grid.
+  @inlinable
+  public func position(latitude: Double, longitude: Double) -> GridPosition? {
+    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude),
+      let (fx, fy) = fractional(cell: cell, x: x, y: y)
+    else { return nil }
+    return GridPosition(i: cell % grid.width, j: cell / grid.width, x: fx, y: fy)
+  }
+
+  /// The nearest cell's flat index and the point's plane coordinates.
+  @usableFromInline
+  func nearest(latitude: Double, longitude: Double) -> (Int, Double, Double)? {
+    guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else { return nil }
+    let point = UnitVector(latitude: latitude, longitude: longitude)
+    guard let (x, y) = frame.project(point) else { return nil }
+    let column = ((x - originX) / bucketSize).rounded(.down)
+    let row = ((y - originY) / bucketSize).rounded(.down)
+    guard column >= 0, row >= 0, column < Double(columns), row < Double(rows) else { return nil }
+    let bucket = Int(row) * columns + Int(column)
+    return bucketStart.withUnsafeBufferPointer { starts in
+      candidates.withUnsafeBufferPointer { cells in
+        points.withUnsafeBufferPointer { vectors in
+          var best = -1
+          var bestDot = cosReach
+          for k in Int(starts[bucket])..<Int(starts[bucket + 1]) {
+            let cell = Int(cells[k])
+            let d = vectors[cell].dot(point)
+            if d > bestDot {
+              bestDot = d
+              best = cell
+            }
+          }
+          return best < 0 ? nil : (best, x, y)
+        }
+      }
+    }
+  }
+
+  /// The fractional grid position of plane point (x, y) near `cell`, found by inverting the
+  /// bilinear map of the surrounding quads; nil when it lies beyond the edge band.
+  @usableFromInline
+  func fractional(cell: Int, x: Double, y: Double) -> (Double, Double)? {
+    let width = grid.width
+    let height = grid.height
+    let i = cell % width
+    let j = cell / width
+    var best: (x: Double, y: Double, excess: Double)?
+    for j0 in max(j - 1, 0)...min(j, height - 2) {
+      for i0 in max(i - 1, 0)...min(i, width - 2) {
+        let (s, t) = invertBilinear(southWest: j0 * width + i0, x: x, y: y)
+        let excess = max(0, -s, s - 1) + max(0, -t, t - 1)
+        if best == nil || excess < best!.excess {
+          best = (Double(i0) + s, Double(j0) + t, excess)
+        }
+      }
+    }
+    guard let best, best.x >= -0.5, best.y >= -0.5, best.x <= Double(width) - 0.5,
+      best.y <= Double(height) - 0.5
+    else { return nil }
+    return (best.x, best.y)
+  }
+
+  /// Newton's method on the bilinear map of the quad with the given south-west corner;
+  /// (s, t) may fall outside [0, 1] when the point is outside the quad.
+  @usableFromInline
+  func invertBilinear(southWest: Int, x: Double, y: Double) -> (Double, Double) {
+    let a = southWest
+    let b = a + 1
+    let c = a + grid.width
+    let d = c + 1
+    let x00 = planeX[a]
+    let x10 = planeX[b]
+    let x01 = planeX[c]
+    let x11 = planeX[d]
+    let y00 = planeY[a]
+    let y10 = planeY[b]
+    let y01 = planeY[c]
+    let y11 = planeY[d]
+    var s = 0.5
+    var t = 0.5
+    for _ in 0..<8 {
+      let fx = (1 - s) * (1 - t) * x00 + s * (1 - t) * x10 + (1 - s) * t * x01 + s * t * x11 - x
+      let fy = (1 - s) * (1 - t) * y00 + s * (1 - t) * y10 + (1 - s) * t * y01 + s * t * y11 - y
+      let dxs = (1 - t) * (x10 - x00) + t * (x11 - x01)
+      let dys = (1 - t) * (y10 - y00) + t * (y11 - y01)
+      let dxt = (1 - s) * (x01 - x00) + s * (x11 - x10)
+      let dyt = (1 - s) * (y01 - y00) + s * (y11 - y10)
+      let determinant = dxs * dyt - dxt * dys
+      guard determinant != 0 else { break }
+      let ds = (fx * dyt - fy * dxt) / determinant
+      let dt = (fy * dxs - fx * dys) / determinant
+      s -= ds
+      t -= dt
+      if abs(ds) < 1e-12, abs(dt) < 1e-12 { break }
+    }
+    return (s, t)
+  }
+}

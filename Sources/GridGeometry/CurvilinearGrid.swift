@@ -1,0 +1,48 @@
+/// A grid of mass points given by their latitude and longitude, `west_east` fastest:
+/// cell (i, j) is at index `j · width + i`.
+public struct CurvilinearGrid: Sendable {
+  /// Number of cells west–east (i).
+  public let width: Int
+  /// Number of cells south–north (j).
+  public let height: Int
+  /// Latitude of every cell in degrees.
+  public let latitudes: [Float]
+  /// Longitude of every cell in degrees, in whatever convention the source used.
+  public let longitudes: [Float]
+
+  /// A grid over the given coordinates; fails with a reason when the arrays do not
+  /// describe a grid a locator can work with.
+  public init(width: Int, height: Int, latitudes: [Float], longitudes: [Float]) throws(GeometryError) {
+    guard width >= 2, height >= 2 else {
+      throw .invalidGrid("a grid needs at least 2×2 cells, got \(width)×\(height)")
+    }
+    guard latitudes.count == width * height, longitudes.count == width * height else {
+      throw .invalidGrid(
+        "expected \(width * height) coordinates, got \(latitudes.count) latitudes and \(longitudes.count) longitudes")
+    }
+    if let bad = latitudes.firstIndex(where: { !$0.isFinite || abs($0) > 90 }) {
+      throw .invalidGrid("latitude \(latitudes[bad]) at cell \(bad % width),\(bad / width) is not in −90…90")
+    }
+    if let bad = longitudes.firstIndex(where: { !$0.isFinite || abs($0) > 360 }) {
+      throw .invalidGrid("longitude \(longitudes[bad]) at cell \(bad % width),\(bad / width) is not in −360…360")
+    }
+    self.width = width
+    self.height = height
+    self.latitudes = latitudes
+    self.longitudes = longitudes
+  }
+
+  /// The number of cells.
+  public var count: Int { width * height }
+}
+
+/// A grid that cannot be used, or a point the grid does not cover.
+public enum GeometryError: Error, Equatable, CustomStringConvertible {
+  case invalidGrid(String)
+
+  public var description: String {
+    switch self {
+    case .invalidGrid(let reason): "invalid grid: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import Meteorology
+import NetCDF
+import UTCTime
+
+/// Derives the stored metrics of DESIGN §4 from one WRF step at a time.
+///
+/// Built once per domain from the variables of its first file: a metric whose inputs are
+/// missing is left out with a warning; a required input (T2) is checked by the inventory.
+struct WRFDerivation {
+  /// The metrics this domain can provide, in cube order.
+  let metrics: [Metric]
+  /// Why other metrics were left out.
+  let warnings: [String]
+  private let rotation: WindRotation?
+  private let rainInputs: [String]
+  private let bucketInputs: [String]
+  private let bucketMillimetres: Double
+  private var rain: Deaccumulator
+  private var snow: Deaccumulator
+
+  init(inventory: WRFInventory, longitudes: [Float]) throws(IngestError) {
+    let has = { (name: String) in inventory.variables[name] != nil }
+    let file = inventory.firstPath
+    var metrics: [Metric] = [.temp]
+    var warnings: [String] = []
+    func need(_ metric: Metric, _ inputs: [String]) {
+      let missing = inputs.filter { !has($0) }
+      if missing.isEmpty {
+        metrics.append(metric)
+      } else {
+        warnings.append(
+          "no \(metric.name): \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing in \(file)")
+      }
+    }
+    need(.hum, ["Q2", "PSFC"])
+    need(.dewPoint, ["Q2", "PSFC"])
+
+    rainInputs = ["RAINC", "RAINNC", "RAINSH"].filter(has)
+    if rainInputs.contains(where: { $0 != "RAINSH" }) {
+      metrics.append(.rain)
+    } else {
+      warnings.append("no rain: RAINC and RAINNC are missing in \(file)")
+    }
+    // Bucketed accumulations (BUCKET_MM > 0) count whole buckets in I_RAINC/I_RAINNC.
+    bucketMillimetres = inventory.globalAttributes["BUCKET_MM"]?.number ?? -1
+    bucketInputs = bucketMillimetres > 0 ? ["I_RAINC", "I_RAINNC"].filter(has) : []
+    need(.snow, ["SNOWNC"])
+    need(.cloud, ["CLDFRA"])
+
+    let missingWind = ["U10", "V10"].filter { !has($0) }
+    if missingWind.isEmpty {
+      if has("COSALPHA"), has("SINALPHA") {
+        rotation = nil  // read from the file at the first step
+        metrics += [.windU, .windV]
+      } else {
+        do {
+          rotation = try WindRotation.fromProjection(attributes: inventory.globalAttributes, longitudes: longitudes)
+          metrics += [.windU, .windV]
+        } catch {
+          rotation = nil
+          warnings.append("no wind: U10/V10 cannot be made earth-relative (\(error.reason)) in \(file)")
+        }
+      }
+    } else {
+      rotation = nil
+      warnings.append("no wind: \(missingWind.joined(separator: ", ")) missing in \(file)")
+    }
+    need(.atmPress, ["PSFC", "HGT"])
+    need(.sfcPress, ["PSFC"])
+    need(.shortwave, ["SWDOWN"])
+
+    self.metrics = metrics
+    self.warnings = warnings
+    rain = Deaccumulator(stepSeconds: inventory.stepSeconds, startsAtRunStart: inventory.startsAtRunStart)
+    snow = rain
+  }
+
+  /// The metrics' values at one step (`[metric][cell]`, NaN where unknown), in `metrics` order.
+  mutating func derive(_ step: StepSource, reader: WRFFieldReader) throws(IngestError) -> [[Double]] {
+    var fields: [String: [Double]] = [:]
+    func field(_ name: String) throws(IngestError) -> [Double] {
+      if let cached = fields[name] { return cached }
+      let values = try reader.field(name, at: step)
+      fields[name] = values
+      return values
+    }
+    let cells = reader.width * reader.height
+    var output: [[Double]] = []
+    var windCache: (u: [Double], v: [Double])?
+    for metric in metrics {
+      switch metric {
+      case .temp:
+        output.append(try field("T2").map { $0 - Thermodynamics.kelvinOffset })
+      case .hum:
+        let (t, q, p) = (try field("T2"), try field("Q2"), try field("PSFC"))
+        output.append(
+          (0..<cells).map { Thermodynamics.relativeHumidity(kelvin: t[$0], mixingRatio: q[$0], pascal: p[$0]) })
+      case .dewPoint:
+        let (q, p) = (try field("Q2"), try field("PSFC"))
+        output.append((0..<cells).map { Thermodynamics.dewPoint(mixingRatio: q[$0], pascal: p[$0]) })
+      case .rain:
+        var total = [Double](repeating: 0, count: cells)
+        for name in rainInputs { total = zip(total, try field(name)).map(+) }
+        for name in bucketInputs {
+          total = zip(total, try field(name)).map { $0 + $1 * bucketMillimetres }
+        }
+        output.append(rain.next(total))
+      case .snow:
+        output.append(snow.next(try field("SNOWNC")))
+      case .cloud:
+        output.append(try reader.columnMaximum("CLDFRA", at: step).map { 100 * $0 })
+      case .windU, .windV:
+        if windCache == nil { windCache = try earthRelativeWind(field: field, cells: cells) }
+        output.append(metric == .windU ? windCache?.u ?? [] : windCache?.v ?? [])
+      case .atmPress:
+        let (p, h, t) = (try field("PSFC"), try field("HGT"), try field("T2"))
+        output.append((0..<cells).map { Thermodynamics.seaLevelPressure(pascal: p[$0], height: h[$0], kelvin: t[$0]) })
+      case .sfcPress:
+        output.append(try field("PSFC").map { $0 / 100 })
+      case .shortwave:
+        output.append(try field("SWDOWN"))
+      default:
+        output.append(Array(repeating: .nan, count: cells))
+      }
+    }
+    return output
+  }
+
+  private func earthRelativeWind(
+    field: (String) throws(IngestError) -> [Double], cells: Int
+  ) throws(IngestError) -> (u: [Double], v: [Double]) {
+    let u = try field("U10")
+    let v = try field("V10")
+    let (cosines, sines): ([Double], [Double])
+    switch rotation {
+    case .perCell(let c, let s): (cosines, sines) = (c, s)
+    case .aligned: return (u, v)
+    case nil: (cosines, sines) = (try field("COSALPHA"), try field("SINALPHA"))
+    }
+    var east = [Double](repeating: 0, count: cells)
+    var north = [Double](repeating: 0, count: cells)
+    for cell in 0..<cells {
+      (east[cell], north[cell]) = Wind.earthRelative(
+        u: u[cell], v: v[cell], cosAlpha: cosines[cell], sinAlpha: sines[cell])
+    }
+    return (east, north)
+  }
+}

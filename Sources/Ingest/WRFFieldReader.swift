@@ -1,0 +1,93 @@
+import NetCDF
+
+/// Reads the fields of one output step, keeping the current file open while consecutive
+/// steps come from it.
+final class WRFFieldReader {
+  let width: Int
+  let height: Int
+  private var file: NCFile?
+
+  init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  deinit { file?.close() }
+
+  /// A 2-D field (`south_north × west_east`) at a step, with or without a Time dimension.
+  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    let file = try open(step.path)
+    do {
+      let variable = try file.variable(name)
+      let shape = variable.shape
+      guard shape.suffix(2) == [height, width] else {
+        throw IngestError(
+          path: step.path, variable: name,
+          reason: "expected (south_north, west_east) = (\(height), \(width)), found \(variable.dimensions) = \(shape)")
+      }
+      switch (variable.dimensions.first, shape.count) {
+      case ("Time", 3):
+        return try file.readUnpacked(name, start: [step.index, 0, 0], count: [1, height, width])
+      case (_, 2):
+        return try file.readUnpacked(name, start: [0, 0], count: [height, width])
+      default:
+        throw IngestError(
+          path: step.path, variable: name,
+          reason: "expected a 2-D surface field, found dimensions \(variable.dimensions)")
+      }
+    } catch let error as NCError {
+      throw IngestError(error)
+    } catch let error as IngestError {
+      throw error
+    } catch {
+      throw IngestError(path: step.path, variable: name, reason: "\(error)")
+    }
+  }
+
+  /// The maximum over vertical levels of a `(Time, bottom_top, south_north, west_east)` field.
+  func columnMaximum(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    let file = try open(step.path)
+    do {
+      let variable = try file.variable(name)
+      guard variable.shape.count == 4, variable.dimensions[0] == "Time",
+        variable.shape.suffix(2) == [height, width]
+      else {
+        throw IngestError(
+          path: step.path, variable: name,
+          reason: "expected (Time, bottom_top, south_north, west_east), found \(variable.dimensions) = \(variable.shape)")
+      }
+      let levels = variable.shape[1]
+      let values = try file.readUnpacked(
+        name, start: [step.index, 0, 0, 0], count: [1, levels, height, width])
+      let cells = width * height
+      var maximum = [Double](repeating: -.infinity, count: cells)
+      for level in 0..<levels {
+        for cell in 0..<cells {
+          // NaN (missing) at any level makes the column unknown.
+          let value = values[level * cells + cell]
+          maximum[cell] = value.isNaN || maximum[cell].isNaN ? .nan : max(maximum[cell], value)
+        }
+      }
+      return maximum
+    } catch let error as NCError {
+      throw IngestError(error)
+    } catch let error as IngestError {
+      throw error
+    } catch {
+      throw IngestError(path: step.path, variable: name, reason: "\(error)")
+    }
+  }
+
+  private func open(_ path: String) throws(IngestError) -> NCFile {
+    if let file, file.path == path { return file }
+    file?.close()
+    file = nil
+    do {
+      let opened = try NCFile.open(path)
+      file = opened
+      return opened
+    } catch {
+      throw IngestError(error)
+    }
+  }
+}

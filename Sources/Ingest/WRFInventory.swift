@@ -1,0 +1,151 @@
+import NetCDF
+import UTCTime
+
+/// One output time in one input file.
+struct StepSource: Equatable {
+  let path: String
+  let index: Int
+  let time: Int64
+}
+
+/// The files of one WRF domain of one run, in time order, with the facts every step shares.
+struct WRFInventory {
+  let domain: String
+  let steps: [StepSource]
+  let stepSeconds: Int64
+  let runStart: Int64
+  /// Whether the first step is the run's initial time, so accumulations start at zero.
+  let startsAtRunStart: Bool
+  let width: Int
+  let height: Int
+  let globalAttributes: [String: NCAttribute]
+  /// The variables of the first file; every file must have the ones a metric uses.
+  let variables: [String: NCVariable]
+
+  var firstPath: String { steps[0].path }
+
+  /// Scans every file's metadata and `Times` and groups them by domain (GRID_ID).
+  static func scan(_ paths: [String]) throws(IngestError) -> [WRFInventory] {
+    guard !paths.isEmpty else {
+      throw IngestError(path: "ingest", reason: "no input files given")
+    }
+    var byDomain: [String: [(file: ScannedFile, steps: [StepSource])]] = [:]
+    for path in paths {
+      let scanned = try ScannedFile(path: path)
+      byDomain[scanned.domain, default: []].append((scanned, scanned.steps))
+    }
+    var inventories: [WRFInventory] = []
+    for domain in byDomain.keys.sorted() {
+      inventories.append(try assemble(domain: domain, files: byDomain[domain] ?? []))
+    }
+    return inventories
+  }
+
+  private static func assemble(
+    domain: String, files: [(file: ScannedFile, steps: [StepSource])]
+  ) throws(IngestError) -> WRFInventory {
+    let first = files[0].file
+    for (other, _) in files.dropFirst() {
+      guard other.width == first.width, other.height == first.height else {
+        throw IngestError(
+          path: other.path,
+          reason:
+            "grid is \(other.width)×\(other.height) but \(first.path) of the same domain \(domain) is \(first.width)×\(first.height)")
+      }
+      guard other.runStart == first.runStart else {
+        throw IngestError(
+          path: other.path, variable: "SIMULATION_START_DATE",
+          reason:
+            "belongs to the run of \(UTC.iso8601(other.runStart)), but \(first.path) to the run of \(UTC.iso8601(first.runStart)); ingest one run at a time")
+      }
+    }
+    let steps = files.flatMap(\.steps).sorted { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    for (a, b) in zip(steps, steps.dropFirst()) where a.time == b.time {
+      throw IngestError(
+        path: b.path,
+        reason:
+          "duplicate step \(UTC.iso8601(b.time)): also in \(a.path) (step \(a.index + 1)); give each output time once")
+    }
+    let stepSeconds = steps.count > 1 ? steps[1].time - steps[0].time : 3600
+    for (a, b) in zip(steps, steps.dropFirst()) where b.time - a.time != stepSeconds {
+      let gap = b.time - a.time
+      throw IngestError(
+        path: b.path,
+        reason: gap > stepSeconds && gap % stepSeconds == 0
+          ? "gap in the time axis: \(UTC.iso8601(a.time)) (\(a.path)) is followed by \(UTC.iso8601(b.time)); \(gap / stepSeconds - 1) step(s) of \(stepSeconds / 60) min missing"
+          : "output times are not evenly spaced: \(UTC.iso8601(a.time)) to \(UTC.iso8601(b.time)) is \(gap / 60) min, earlier steps are \(stepSeconds / 60) min apart")
+    }
+    guard stepSeconds % 3600 == 0 || 3600 % stepSeconds == 0 else {
+      throw IngestError(
+        path: steps[0].path, variable: "Times",
+        reason: "output step of \(stepSeconds) s neither divides nor is a multiple of an hour; hourly rain is undefined")
+    }
+    return WRFInventory(
+      domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: first.runStart,
+      startsAtRunStart: steps[0].time == first.runStart, width: first.width, height: first.height,
+      globalAttributes: first.attributes, variables: first.variables)
+  }
+}
+
+/// What one input file contributes, read from its metadata and `Times`.
+private struct ScannedFile {
+  let path: String
+  let domain: String
+  let runStart: Int64
+  let width: Int
+  let height: Int
+  let attributes: [String: NCAttribute]
+  let variables: [String: NCVariable]
+  let steps: [StepSource]
+
+  init(path: String) throws(IngestError) {
+    do {
+      let file = try NCFile.open(path)
+      defer { file.close() }
+      for required in ["Times", "T2", "XLAT", "XLONG"] where file.variables[required] == nil {
+        throw IngestError(
+          path: path, variable: required,
+          reason: "required variable is missing; is this a WRF wrfout file?")
+      }
+      let times = try file.variable("Times")
+      guard times.type == .char, times.shape.count == 2 else {
+        throw IngestError(path: path, variable: "Times", reason: "expected char Times(Time, DateStrLen)")
+      }
+      let strings = try file.readStrings("Times", start: [0, 0], count: times.shape)
+      var steps: [StepSource] = []
+      for (index, text) in strings.enumerated() {
+        guard let time = UTC.parseWRF(text) else {
+          throw IngestError(
+            path: path, variable: "Times", reason: "step \(index + 1) is \"\(text)\", not YYYY-MM-DD_HH:MM:SS")
+        }
+        steps.append(StepSource(path: path, index: index, time: time))
+      }
+      guard let firstTime = steps.first?.time else {
+        throw IngestError(path: path, variable: "Times", reason: "the file has no time steps")
+      }
+      let t2 = try file.variable("T2")
+      guard t2.dimensions.count == 3, t2.dimensions[0] == "Time", t2.shape[0] == steps.count else {
+        throw IngestError(
+          path: path, variable: "T2", reason: "expected T2(Time, south_north, west_east), found \(t2.dimensions)")
+      }
+      self.path = path
+      self.height = t2.shape[1]
+      self.width = t2.shape[2]
+      self.attributes = file.globalAttributes
+      self.variables = file.variables
+      self.steps = steps
+      let gridID = file.globalAttributes["GRID_ID"]?.number.map { Int($0) } ?? 1
+      self.domain = gridID < 10 ? "d0\(gridID)" : "d\(gridID)"
+      // The run is the simulation's start; cut or restarted files may only say START_DATE.
+      self.runStart =
+        ["SIMULATION_START_DATE", "START_DATE"].lazy
+        .compactMap { file.globalAttributes[$0]?.text.flatMap(UTC.parseWRF) }.first ?? firstTime
+    } catch let error as IngestError {
+      throw error
+    } catch let error as NCError {
+      throw IngestError(error)
+    } catch {
+      throw IngestError(path: path, reason: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GridGeometry
+import NetCDF
+
+/// How a WRF domain's grid-relative U10/V10 turn into earth-relative winds.
+enum WindRotation {
+  /// cos α and sin α per cell, in the COSALPHA/SINALPHA convention
+  /// (u_e = u·cos α − v·sin α, v_e = u·sin α + v·cos α).
+  case perCell(cos: [Double], sin: [Double])
+  /// The grid is aligned with the meridians (Mercator, unrotated lat-lon).
+  case aligned
+
+  /// Without COSALPHA/SINALPHA the rotation follows from the projection: α = n·(STAND_LON −
+  /// λ) with the cone factor n (Lambert: from the true latitudes; polar stereographic: 1),
+  /// signed by hemisphere. Throws the reason when it cannot be known.
+  static func fromProjection(
+    attributes: [String: NCAttribute], longitudes: [Float]
+  ) throws(Unavailable) -> WindRotation {
+    let code = attributes["MAP_PROJ"]?.number.map { Int($0) }
+    let truelat1 = attributes["TRUELAT1"]?.number
+    let standLon = attributes["STAND_LON"]?.number
+    let cone: Double
+    switch code {
+    case 3: return .aligned
+    case 6:
+      let poleLat = attributes["POLE_LAT"]?.number ?? 90
+      guard abs(poleLat - 90) < 1e-6 else { throw Unavailable("a rotated-pole grid without COSALPHA/SINALPHA") }
+      return .aligned
+    case 1:
+      guard let truelat1, let standLon else { throw Unavailable("Lambert without TRUELAT1/STAND_LON") }
+      let truelat2 = attributes["TRUELAT2"]?.number ?? truelat1
+      cone = LambertConformal(truelat1: truelat1, truelat2: truelat2, standardLongitude: standLon).cone
+    case 2:
+      guard standLon != nil else { throw Unavailable("polar stereographic without STAND_LON") }
+      cone = 1
+    default:
+      throw Unavailable("MAP_PROJ \(code.map(String.init) ?? "absent") without COSALPHA/SINALPHA")
+    }
+    guard let standLon else { throw Unavailable("no STAND_LON") }
+    let hemisphere: Double = (truelat1 ?? 1) < 0 ? -1 : 1
+    var cosines: [Double] = []
+    var sines: [Double] = []
+    for longitude in longitudes {
+      var difference = standLon - Double(longitude)
+      difference -= 360 * (difference / 360).rounded()
+      let alpha = hemisphere * cone * difference * .pi / 180
+      cosines.append(cos(alpha))
+      sines.append(sin(alpha))
+    }
+    return .perCell(cos: cosines, sin: sines)
+  }
+}
+
+/// Why the wind rotation of a grid cannot be known.
+struct Unavailable: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The surface formulas of DESIGN §4, kept free of any file format so that ingest and
+/// tests share one definition of each.
+public enum Thermodynamics {
+  /// 0 °C in kelvin.
+  public static let kelvinOffset = 273.15
+
+  /// Saturation vapour pressure over water in hPa (Bolton 1980), from temperature in K.
+  public static func saturationVapourPressure(kelvin t: Double) -> Double {
+    6.112 * exp(17.67 * (t - kelvinOffset) / (t - 29.65))
+  }
+
+  /// 2 m relative humidity in % from T2 (K), the Q2 mixing ratio (kg/kg) and PSFC (Pa),
+  /// clamped to 0–100 % because supersaturated model output is not a humidity a user sees.
+  public static func relativeHumidity(kelvin t: Double, mixingRatio q: Double, pascal p: Double) -> Double {
+    let es = saturationVapourPressure(kelvin: t)
+    let ws = 0.622 * es / (0.01 * p - 0.378 * es)
+    return 100 * min(max(q / ws, 0), 1)
+  }
+
+  /// Dew point in °C from the mixing ratio (kg/kg) and pressure (Pa), by inverting Bolton's
+  /// formula; the vapour pressure is floored at 0.001 hPa so that dry air stays finite.
+  public static func dewPoint(mixingRatio q: Double, pascal p: Double) -> Double {
+    let e = max(q * (p / 100) / (0.622 + q), 0.001)
+    let lnE = log(e)
+    return (243.5 * lnE - 440.8) / (19.48 - lnE)
+  }
+
+  /// Sea-level pressure in hPa from surface pressure (Pa), terrain height (m) and T2 (K),
+  /// reducing through a standard-atmosphere lapse rate of 6.5 K/km.
+  public static func seaLevelPressure(pascal p: Double, height h: Double, kelvin t: Double) -> Double {
+    p * pow(1 - 0.0065 * h / (t + 0.0065 * h), -5.257) / 100
+  }
+}

@@ -1,0 +1,62 @@
+import CubeFormat
+import Meteorology
+
+extension Cube {
+  /// The steps whose valid times lie in `from…to`, or `timeOutsideRun` when none do.
+  public func steps(from: Int64, to: Int64) throws(QueryError) -> Range<Int> {
+    guard from <= to, to >= firstStep, from <= lastStep else {
+      throw .timeOutsideRun(time: from < firstStep ? from : to, run: run, first: firstStep, last: lastStep)
+    }
+    let first = from <= firstStep ? 0 : Int((from - firstStep + stepSeconds - 1) / stepSeconds)
+    let last = min(Int((to - firstStep) / stepSeconds), steps - 1)
+    guard first <= last else {
+      throw .timeOutsideRun(time: from, run: run, first: firstStep, last: lastStep)
+    }
+    return first..<(last + 1)
+  }
+
+  /// Writes `metric`'s values at the given steps into `output` (NaN where missing), without
+  /// allocating: a point's series of one stored metric is one contiguous run of words.
+  @inlinable
+  public func series(
+    _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
+    into output: UnsafeMutableBufferPointer<Double>
+  ) {
+    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= steps)
+    switch metric.source {
+    case .stored(let slot):
+      if location.method == .nearest {
+        let scale = scales[slot]
+        let offset = offsets[slot]
+        file.withSeries(metric: slot, cell: location.cell) { words in
+          for (index, step) in range.enumerated() {
+            let word = UInt16(littleEndian: words[step])
+            output[index] = word == CubeMetric.missing ? .nan : offset + scale * Double(word)
+          }
+        }
+      } else {
+        for (index, step) in range.enumerated() {
+          output[index] = spatial(slot, step: step, location) ?? .nan
+        }
+      }
+    case .windSpeed(let u, let v), .windDirection(let u, let v):
+      let speed = if case .windSpeed = metric.source { true } else { false }
+      for (index, step) in range.enumerated() {
+        guard let east = spatial(u, step: step, location), let north = spatial(v, step: step, location) else {
+          output[index] = .nan
+          continue
+        }
+        output[index] = speed ? Wind.speed(u: east, v: north) : Wind.direction(u: east, v: north)
+      }
+    case .absent:
+      for index in 0..<range.count { output[index] = .nan }
+    }
+  }
+
+  /// `metric`'s values at the given steps, nil where missing.
+  public func series(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) -> [Double?] {
+    var buffer = [Double](repeating: .nan, count: range.count)
+    buffer.withUnsafeMutableBufferPointer { series(metric, at: location, steps: range, into: $0) }
+    return buffer.map { $0.isNaN ? nil : $0 }
+  }
+}

@@ -1,0 +1,171 @@
+import CubeFormat
+import GridGeometry
+import Meteorology
+import UTCTime
+
+/// One published cube, ready for point queries: the mapped file, its cell locator and the
+/// decoding tables, all immutable and shareable between threads.
+///
+/// The single-value path (`locate` once, then `value`) allocates nothing: a metric is
+/// resolved to a `QueryMetric` up front, and a value is a few loads from the mapping.
+public final class Cube: Sendable {
+  /// The mapped cube file.
+  public let file: CubeFile
+  /// The locator over the cube's own cell coordinates.
+  public let locator: CellLocator
+  /// The run, `yyyyMMddHH`.
+  public let run: String
+  @usableFromInline let firstStep: Int64
+  @usableFromInline let stepSeconds: Int64
+  @usableFromInline let steps: Int
+  @usableFromInline let scales: [Double]
+  @usableFromInline let offsets: [Double]
+  @usableFromInline let hourlyAmount: [Bool]
+  private let slots: [String: Int]
+
+  /// Opens and verifies the cube at `path` and builds its locator.
+  public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
+    let file: CubeFile
+    do {
+      file = try CubeFile(path: path, verifyChecksums: verifyChecksums)
+    } catch {
+      throw .unreadableCube(error.description)
+    }
+    let header = file.header
+    do {
+      let grid = try CurvilinearGrid(
+        width: header.width, height: header.height, latitudes: file.latitudes, longitudes: file.longitudes)
+      locator = try CellLocator(grid: grid)
+    } catch {
+      throw .unreadableCube("\(path): \(error.description)")
+    }
+    self.file = file
+    run = UTC.runIdentifier(header.runStart)
+    firstStep = header.firstStep
+    stepSeconds = header.stepSeconds
+    steps = header.steps
+    scales = header.metrics.map(\.scale)
+    offsets = header.metrics.map(\.offset)
+    hourlyAmount = header.metrics.map { $0.temporal == Metric.Temporal.hourlyAmount.rawValue }
+    slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// The header: shape, time axis, identity, metrics.
+  public var header: CubeHeader { file.header }
+
+  /// The valid time of step `index`.
+  public func time(ofStep index: Int) -> Int64 { firstStep + Int64(index) * stepSeconds }
+
+  /// The valid time of the last step.
+  public var lastStep: Int64 { time(ofStep: steps - 1) }
+
+  /// Resolves a metric name against this cube. Unknown names throw; known metrics this
+  /// cube does not hold resolve to an unavailable metric whose values are nil.
+  public func metric(_ name: String) throws(QueryError) -> QueryMetric {
+    guard let metric = Metric.named(name) else {
+      throw .unknownMetric(name, known: Metric.queryable.map(\.name))
+    }
+    switch metric {
+    case .windVel, .windDir:
+      guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {
+        return QueryMetric(metric: metric, source: .absent)
+      }
+      return QueryMetric(metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
+    default:
+      return QueryMetric(metric: metric, source: slots[name].map { .stored($0) } ?? .absent)
+    }
+  }
+
+  /// Every metric this cube can answer, in the catalogue's order.
+  public var availableMetrics: [QueryMetric] {
+    Metric.queryable.compactMap { try? metric($0.name) }.filter(\.isAvailable)
+  }
+
+  /// Where a point falls, or `outsideDomain` when the grid does not cover it.
+  @inlinable
+  public func locate(
+    latitude: Double, longitude: Double, method: InterpolationMethod
+  ) throws(QueryError) -> PointLocation {
+    guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
+      throw .invalidCoordinate(latitude: latitude, longitude: longitude)
+    }
+    let grid = locator.grid
+    switch method {
+    case .nearest:
+      guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude) else {
+        throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
+      }
+      let cell = j * grid.width + i
+      return PointLocation(
+        i: i, j: j, width: grid.width, latitude: Double(grid.latitudes[cell]),
+        longitude: Double(grid.longitudes[cell]), method: .nearest)
+    case .bilinear:
+      guard let position = locator.position(latitude: latitude, longitude: longitude) else {
+        throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
+      }
+      let cell = position.j * grid.width + position.i
+      let stencil = BilinearStencil(position: position, width: grid.width, height: grid.height)
+      return PointLocation(
+        i: position.i, j: position.j, width: grid.width, latitude: Double(grid.latitudes[cell]),
+        longitude: Double(grid.longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
+        fx: stencil.fx, fy: stencil.fy)
+    }
+  }
+
+  /// The value of `metric` at a located point and any time inside the run: linear in time
+  /// between steps for instantaneous fields, the covering interval's amount for hourly
+  /// amounts, and wind through its u/v components. nil when the value is missing.
+  @inlinable
+  public func value(_ metric: QueryMetric, at location: PointLocation, time: Int64) throws(QueryError) -> Double? {
+    guard time >= firstStep, time <= firstStep + Int64(steps - 1) * stepSeconds else {
+      throw .timeOutsideRun(time: time, run: run, first: firstStep, last: lastStep)
+    }
+    let elapsed = time - firstStep
+    let step = Int(elapsed / stepSeconds)
+    let remainder = elapsed % stepSeconds
+    switch metric.source {
+    case .stored(let slot):
+      return temporal(slot, step: step, remainder: remainder, location)
+    case .windSpeed(let u, let v):
+      guard let east = temporal(u, step: step, remainder: remainder, location),
+        let north = temporal(v, step: step, remainder: remainder, location)
+      else { return nil }
+      return Wind.speed(u: east, v: north)
+    case .windDirection(let u, let v):
+      guard let east = temporal(u, step: step, remainder: remainder, location),
+        let north = temporal(v, step: step, remainder: remainder, location)
+      else { return nil }
+      return Wind.direction(u: east, v: north)
+    case .absent:
+      return nil
+    }
+  }
+
+  @inlinable
+  func temporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
+    if remainder == 0 { return spatial(slot, step: step, location) }
+    // An hourly amount belongs to the interval that ends at the next step.
+    if hourlyAmount[slot] { return spatial(slot, step: step + 1, location) }
+    guard let before = spatial(slot, step: step, location), let after = spatial(slot, step: step + 1, location)
+    else { return nil }
+    return before + (after - before) * (Double(remainder) / Double(stepSeconds))
+  }
+
+  @inlinable
+  func spatial(_ slot: Int, step: Int, _ location: PointLocation) -> Double? {
+    let scale = scales[slot]
+    let offset = offsets[slot]
+    @inline(__always) func decode(_ cell: Int) -> Double? {
+      let word = file.word(metric: slot, cell: cell, step: step)
+      return word == CubeMetric.missing ? nil : offset + scale * Double(word)
+    }
+    if location.method == .nearest { return decode(location.cell) }
+    let sw = location.southWest
+    let north = location.northStep
+    guard let a = decode(sw), let b = decode(sw + 1), let c = decode(sw + north), let d = decode(sw + north + 1)
+    else { return nil }
+    let southern = a + (b - a) * location.fx
+    let northern = c + (d - c) * location.fx
+    return southern + (northern - southern) * location.fy
+  }
+}

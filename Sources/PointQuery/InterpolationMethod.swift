@@ -1,0 +1,43 @@
+/// How a value is taken from the grid.
+public enum InterpolationMethod: String, Sendable, CaseIterable {
+  /// The great-circle nearest mass point.
+  case nearest
+  /// Bilinear in grid space between the four surrounding mass points.
+  case bilinear
+}
+
+/// Where a query point falls on a cube's grid.
+public struct PointLocation: Sendable, Equatable {
+  /// West–east index of the nearest mass point.
+  public let i: Int
+  /// South–north index of the nearest mass point.
+  public let j: Int
+  /// Latitude of the nearest mass point.
+  public let latitude: Double
+  /// Longitude of the nearest mass point.
+  public let longitude: Double
+  /// The method values are taken with.
+  public let method: InterpolationMethod
+  @usableFromInline let cell: Int
+  @usableFromInline let southWest: Int
+  @usableFromInline let northStep: Int
+  @usableFromInline let fx: Double
+  @usableFromInline let fy: Double
+
+  @usableFromInline
+  init(
+    i: Int, j: Int, width: Int, latitude: Double, longitude: Double, method: InterpolationMethod,
+    southWest: Int = 0, fx: Double = 0, fy: Double = 0
+  ) {
+    self.i = i
+    self.j = j
+    self.latitude = latitude
+    self.longitude = longitude
+    self.method = method
+    self.cell = j * width + i
+    self.southWest = southWest
+    self.northStep = width
+    self.fx = fx
+    self.fy = fy
+  }
+}

@@ -1,0 +1,43 @@
+import UTCTime
+
+/// Why a point query has no answer. Each case is distinct so that callers (the CLI, the
+/// HTTP service) can map it to the right message and status.
+public enum QueryError: Error, Equatable, CustomStringConvertible {
+  /// The point is not inside any domain's grid. `hint` says more when it can (e.g. a
+  /// longitude whose sign looks flipped).
+  case outsideDomain(latitude: Double, longitude: Double, domains: [String], hint: String?)
+  /// The time is not covered by the run.
+  case timeOutsideRun(time: Int64, run: String, first: Int64, last: Int64)
+  /// No such metric.
+  case unknownMetric(String, known: [String])
+  /// The coordinates are not numbers on the globe.
+  case invalidCoordinate(latitude: Double, longitude: Double)
+  /// The store has no readable cube.
+  case emptyStore(String)
+  /// A named domain is not in the store.
+  case unknownDomain(String, known: [String])
+  /// A cube could not be opened.
+  case unreadableCube(String)
+
+  public var description: String {
+    switch self {
+    case .outsideDomain(let lat, let lon, let domains, let hint):
+      let base =
+        "point \(lat), \(lon) is outside the domain\(domains.count == 1 ? "" : "s") \(domains.joined(separator: ", "))"
+      return hint.map { "\(base); \($0)" } ?? base
+    case .timeOutsideRun(let time, let run, let first, let last):
+      return
+        "time \(UTC.iso8601(time)) is outside run \(run), which covers \(UTC.iso8601(first)) to \(UTC.iso8601(last))"
+    case .unknownMetric(let name, let known):
+      return "unknown metric '\(name)'; known metrics: \(known.joined(separator: ", "))"
+    case .invalidCoordinate(let lat, let lon):
+      return "invalid coordinate \(lat), \(lon): latitude must be in −90…90 and longitude in −180…360"
+    case .emptyStore(let path):
+      return "\(path): no cubes in this store (ingest a run first)"
+    case .unknownDomain(let name, let known):
+      return "unknown domain '\(name)'; the store has \(known.joined(separator: ", "))"
+    case .unreadableCube(let reason):
+      return reason
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Ingest
+
+struct IngestCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ingest",
+    abstract: "Derive the metrics of a run's wrfout files and publish one cube per domain.",
+    discussion: """
+      Files may be given in any order, one file with many steps or one file per step; they
+      are sorted by Times. Duplicate steps, gaps and uneven steps are errors. Metrics whose
+      inputs are missing are left out with a warning on standard error. Prints the path of
+      each published cube.
+      """
+  )
+
+  @Option(help: "The store directory; cubes go to STORE/<model>/<domain>/<run>.cube.")
+  var store: String
+
+  @Option(help: "The model name in the store path.")
+  var model: String = "wrf"
+
+  @Argument(help: "wrfout NetCDF files of one run.")
+  var files: [String]
+
+  func validate() throws {
+    guard !files.isEmpty else { throw ValidationError("give at least one wrfout file") }
+  }
+
+  func run() throws {
+    let report = try WRFIngest.run(files, options: .init(store: store, model: model))
+    for warning in report.warnings { printError("warning: \(warning)") }
+    for cube in report.published { print(cube.path) }
+  }
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+  var stream = StandardError()
+  print(line, to: &stream)
+}
+
+struct StandardError: TextOutputStream {
+  mutating func write(_ string: String) {
+    FileHandle.standardError.write(Data(string.utf8))
+  }
+}
+
+import Foundation

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+@main
+struct NWPCube: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "nwpcube",
+    abstract: "Serve point forecasts from WRF model output through a compact memory-mapped cube.",
+    discussion: """
+      Ingest a run's wrfout files into a store, then ask for values at any latitude,
+      longitude and time inside the run. Errors name the file, variable or parameter at
+      fault and exit with status 1.
+      """,
+    subcommands: [
+      IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, BenchCommand.self,
+
+    ]
+  )
+}

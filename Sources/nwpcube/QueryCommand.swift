@@ -1,0 +1,62 @@
+import ArgumentParser
+import PointQuery
+import UTCTime
+
+struct QueryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "query",
+    abstract: "Print the metrics at one point and time as one JSON object.",
+    discussion: """
+      Times between output steps are interpolated linearly (wind through its u/v
+      components); rain and snow are the amount in the hour ending at the time. A metric
+      the cube does not hold is null and listed under "unavailable".
+      """
+  )
+
+  @OptionGroup var point: PointOptions
+
+  @Option(help: "Valid time, ISO 8601 (e.g. 2026-06-20T15:00:00Z).")
+  var time: String
+
+  func run() throws {
+    let seconds = try parseTime(time, option: "--time")
+    let (cube, location) = try point.select()
+    let metrics = try point.resolveMetrics(in: cube)
+    var values: [(String, String)] = []
+    for metric in metrics {
+      let value = try cube.value(metric, at: location, time: seconds)
+      values.append((metric.metric.name, JSONText.number(value, decimals: metric.metric.decimals)))
+    }
+    var members = Answer.provenance(cube: cube, location: location, method: point.method)
+    members.insert(("time", JSONText.string(UTC.iso8601(seconds))), at: 0)
+    members.append(("values", JSONText.object(values)))
+    members.append(("units", Answer.units(metrics)))
+    let unavailable = metrics.filter { !$0.isAvailable }.map { JSONText.string($0.metric.name) }
+    if !unavailable.isEmpty { members.append(("unavailable", JSONText.array(unavailable))) }
+    print(JSONText.object(members))
+  }
+}
+
+/// The parts every point answer shares.
+enum Answer {
+  static func provenance(cube: Cube, location: PointLocation, method: InterpolationMethod) -> [(String, String)] {
+    [
+      ("method", JSONText.string(method.rawValue)),
+      ("model", JSONText.string(cube.header.model)),
+      ("run", JSONText.string(cube.run)),
+      ("domain", JSONText.string(cube.header.domain)),
+      (
+        "cell",
+        JSONText.object([
+          ("i", String(location.i)), ("j", String(location.j)),
+          ("latitude", JSONText.number(location.latitude, decimals: 4)),
+          ("longitude", JSONText.number(location.longitude, decimals: 4)),
+        ])
+      ),
+    ]
+  }
+
+  static func units(_ metrics: [QueryMetric]) -> String {
+    JSONText.object(metrics.map { ($0.metric.name, JSONText.string($0.metric.unit)) })
+  }
+}

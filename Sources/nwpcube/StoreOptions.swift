@@ -1,0 +1,60 @@
+import ArgumentParser
+import PointQuery
+import UTCTime
+
+/// Options shared by the commands that read a store at one point.
+struct PointOptions: ParsableArguments {
+  @Option(help: "The store directory (STORE/<model>/<domain>/<run>.cube).")
+  var store: String
+
+  @Option(help: "Latitude in decimal degrees, −90…90.")
+  var lat: Double
+
+  @Option(help: "Longitude in decimal degrees, east-positive (Portugal is about −9).")
+  var lon: Double
+
+  @Option(help: "Comma-separated metrics (default: all the cube has).")
+  var metrics: String?
+
+  @Option(help: "nearest (the great-circle nearest cell) or bilinear.")
+  var method: InterpolationMethod = .nearest
+
+  @Option(help: "Answer from this domain (e.g. d01) instead of the finest one containing the point.")
+  var domain: String?
+
+  func validate() throws {
+    guard lat.isFinite, (-90...90).contains(lat) else {
+      throw ValidationError("--lat \(lat) is not a latitude in −90…90")
+    }
+    guard lon.isFinite, (-180...360).contains(lon) else {
+      throw ValidationError("--lon \(lon) is not a longitude in −180…360")
+    }
+  }
+
+  /// Opens the store and finds the cube and cell for the point.
+  func select() throws -> (Cube, PointLocation) {
+    let store = try ForecastStore(path: store)
+    return try store.select(latitude: lat, longitude: lon, method: method, domain: domain)
+  }
+
+  /// The metrics asked for, resolved against `cube`.
+  func resolveMetrics(in cube: Cube) throws -> [QueryMetric] {
+    guard let metrics else { return cube.availableMetrics }
+    let names = metrics.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+      throw ValidationError("--metrics '\(metrics)' has an empty name; give e.g. temp,rain,wind_vel")
+    }
+    return try names.map { name throws(QueryError) in try cube.metric(name) }
+  }
+}
+
+extension InterpolationMethod: ExpressibleByArgument {}
+
+/// Parses an ISO 8601 time option with a message that names the option.
+func parseTime(_ text: String, option: String) throws -> Int64 {
+  guard let seconds = UTC.parseISO8601(text) else {
+    throw ValidationError(
+      "\(option) '\(text)' is not an ISO 8601 time; use e.g. 2026-06-20T15:00:00Z, 2026-06-20T15:00 or 2026-06-20")
+  }
+  return seconds
+}
