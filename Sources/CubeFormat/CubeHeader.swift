@@ -61,4 +61,9 @@ public struct CubeProjection: Sendable, Equatable {
     self.parameters = Array(
       (parameters + Array(repeating: .nan, count: Self.parameterCount)).prefix(Self.parameterCount))
   }
+
+  /// Bitwise equality, so that two "absent" (NaN) parameters compare equal.
+  public static func == (a: CubeProjection, b: CubeProjection) -> Bool {
+    a.code == b.code && a.parameters.map(\.bitPattern) == b.parameters.map(\.bitPattern)
+  }
 }

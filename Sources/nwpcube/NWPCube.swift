@@ -12,6 +12,7 @@ struct NWPCube: ParsableCommand {
       """,
     subcommands: [
       IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, BenchCommand.self,
+      SampleRunCommand.self,
 
     ]
   )

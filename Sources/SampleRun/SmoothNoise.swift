@@ -1,0 +1,47 @@
+/// A smooth, seeded random field on the plane: value noise on a periodic lattice.
+///
+/// Weather detail (convective cells, humidity blobs, terrain roughness) needs randomness
+/// that is continuous in space so that neighbouring cells look related, and cheap enough
+/// to sample thousands of times per output step in a debug build.
+struct SmoothNoise: Sendable {
+  /// Lattice points per side; the field repeats after `period · spacing` kilometres,
+  /// far more than a regional domain spans.
+  private static let period = 32
+  private let values: [Double]
+  private let spacing: Double
+
+  /// A field whose features are about `spacing` kilometres across.
+  init(seed: UInt64, spacing: Double) {
+    var generator = SplitMix64(seed: seed)
+    values = (0..<(Self.period * Self.period)).map { _ in generator.nextSigned() }
+    self.spacing = spacing
+  }
+
+  /// The field at a point given in kilometres; values lie in −1…1.
+  func value(east: Double, north: Double) -> Double {
+    let u = east / spacing
+    let v = north / spacing
+    let u0 = u.rounded(.down)
+    let v0 = v.rounded(.down)
+    let fu = Self.fade(u - u0)
+    let fv = Self.fade(v - v0)
+    let i0 = Self.wrap(u0)
+    let j0 = Self.wrap(v0)
+    let i1 = (i0 + 1) % Self.period
+    let j1 = (j0 + 1) % Self.period
+    let south = values[j0 * Self.period + i0] * (1 - fu) + values[j0 * Self.period + i1] * fu
+    let north = values[j1 * Self.period + i0] * (1 - fu) + values[j1 * Self.period + i1] * fu
+    return south * (1 - fv) + north * fv
+  }
+
+  /// Hermite fade, so that the field has no creases along lattice lines.
+  private static func fade(_ t: Double) -> Double { t * t * (3 - 2 * t) }
+
+  private static func wrap(_ index: Double) -> Int {
+    // Coordinates far outside any grid would overflow Int; a huge but finite index still
+    // lands on the lattice because only its remainder matters.
+    let bounded = index.truncatingRemainder(dividingBy: Double(period))
+    let wrapped = Int(bounded) % period
+    return wrapped < 0 ? wrapped + period : wrapped
+  }
+}

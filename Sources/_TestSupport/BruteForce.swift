@@ -1,0 +1,151 @@
+import Foundation
+
+/// Oracles that check every cell, for property tests of the fast paths. Compiled optimised
+/// even in debug builds (see Package.swift) because they scan whole grids per point.
+public enum BruteForce {
+  /// The cell with the smallest haversine distance to the point, and that distance in
+  /// metres, scanning every cell. Independent of the locator: no unit vectors, no buckets.
+  public static func nearest(
+    latitude: Double, longitude: Double, latitudes: [Float], longitudes: [Float]
+  ) -> (index: Int, distance: Double) {
+    let phi = latitude * .pi / 180
+    let cosPhi = cos(phi)
+    var best = -1
+    var bestHaversine = Double.infinity
+    for index in latitudes.indices {
+      let phi2 = Double(latitudes[index]) * .pi / 180
+      let dPhi = phi2 - phi
+      let dLambda = (Double(longitudes[index]) - longitude) * .pi / 180
+      let s1 = sin(dPhi / 2)
+      let s2 = sin(dLambda / 2)
+      let a = s1 * s1 + cosPhi * cos(phi2) * s2 * s2
+      if a < bestHaversine {
+        bestHaversine = a
+        best = index
+      }
+    }
+    return (best, 2 * 6_371_008.8 * asin(min(1, bestHaversine.squareRoot())))
+  }
+
+  /// A grid prepared for exhaustive scans: every cell's unit vector, so that scanning
+  /// 131,000 cells for each of 10,000 points stays fast. Great-circle order is the order of
+  /// the dot product with the point, so the scan is exact; it shares no code with the
+  /// locator under test.
+  public struct Grid: Sendable {
+    let xs: [Double]
+    let ys: [Double]
+    let zs: [Double]
+    public let latitudes: [Float]
+    public let longitudes: [Float]
+
+    public init(latitudes: [Float], longitudes: [Float]) {
+      self.latitudes = latitudes
+      self.longitudes = longitudes
+      var xs: [Double] = []
+      var ys: [Double] = []
+      var zs: [Double] = []
+      for (lat, lon) in zip(latitudes, longitudes) {
+        let phi = Double(lat) * .pi / 180
+        let lambda = Double(lon) * .pi / 180
+        xs.append(cos(phi) * cos(lambda))
+        ys.append(cos(phi) * sin(lambda))
+        zs.append(sin(phi))
+      }
+      self.xs = xs
+      self.ys = ys
+      self.zs = zs
+    }
+
+    /// The index of the cell nearest to the point, scanning every cell.
+    public func nearest(latitude: Double, longitude: Double) -> Int {
+      let phi = latitude * .pi / 180
+      let lambda = longitude * .pi / 180
+      let px = cos(phi) * cos(lambda)
+      let py = cos(phi) * sin(lambda)
+      let pz = sin(phi)
+      var best = 0
+      var bestDot = -2.0
+      xs.withUnsafeBufferPointer { x in
+        ys.withUnsafeBufferPointer { y in
+          zs.withUnsafeBufferPointer { z in
+            for index in 0..<x.count {
+              let d = x[index] * px + y[index] * py + z[index] * pz
+              if d > bestDot {
+                bestDot = d
+                best = index
+              }
+            }
+          }
+        }
+      }
+      return best
+    }
+
+    /// Whether `candidate` is as near to the point as the oracle's answer, to within a
+    /// millimetre: a tie between two cells is not an error.
+    public func isNearest(_ candidate: Int, latitude: Double, longitude: Double) -> Bool {
+      let oracle = nearest(latitude: latitude, longitude: longitude)
+      if candidate == oracle { return true }
+      let a = BruteForce.distance(
+        latitude: latitude, longitude: longitude, cellLatitude: latitudes[candidate],
+        cellLongitude: longitudes[candidate])
+      let b = BruteForce.distance(
+        latitude: latitude, longitude: longitude, cellLatitude: latitudes[oracle], cellLongitude: longitudes[oracle])
+      return abs(a - b) < 1e-3
+    }
+  }
+
+  /// The haversine distance in metres between a point and a cell.
+  public static func distance(
+    latitude: Double, longitude: Double, cellLatitude: Float, cellLongitude: Float
+  ) -> Double {
+    nearest(latitude: latitude, longitude: longitude, latitudes: [cellLatitude], longitudes: [cellLongitude])
+      .distance
+  }
+}
+
+/// A small deterministic generator for property tests.
+public struct TestRandom {
+  private var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Uniform in [0, 1).
+  public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+  /// Uniform in `range`.
+  public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+    range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+  }
+}
+
+/// Grid-space helpers for tests that need points with a known position on a grid.
+public enum GridSampling {
+  /// Latitude/longitude at fractional grid position (x, y) by bilinear interpolation of the
+  /// four surrounding cell coordinates: inside the grid for positions within it, and
+  /// extrapolated from the outer quad for positions beyond an edge.
+  public static func point(
+    x: Double, y: Double, width: Int, height: Int, latitudes: [Float], longitudes: [Float]
+  ) -> (latitude: Double, longitude: Double) {
+    let i = min(max(Int(x.rounded(.down)), 0), width - 2)
+    let j = min(max(Int(y.rounded(.down)), 0), height - 2)
+    let fx = x - Double(i)
+    let fy = y - Double(j)
+    func blend(_ values: [Float]) -> Double {
+      let a = Double(values[j * width + i])
+      let b = Double(values[j * width + i + 1])
+      let c = Double(values[(j + 1) * width + i])
+      let d = Double(values[(j + 1) * width + i + 1])
+      return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    }
+    return (blend(latitudes), blend(longitudes))
+  }
+}

@@ -1,0 +1,43 @@
+import NetCDF
+
+/// Builds variants of real NetCDF files for tests: the same file without some variables,
+/// or with some values changed, written through libnetcdf like any model output.
+public enum WRFFixture {
+  /// Copies `source` to `destination`, leaving out `dropping` and passing every numeric
+  /// variable's values through `transform(name, values)`.
+  public static func copy(
+    _ source: String, to destination: String, dropping: Set<String> = [],
+    format: NCFormat = .netcdf4,
+    transform: (String, [Double]) -> [Double] = { $1 }
+  ) throws {
+    let input = try NCFile.open(source)
+    defer { input.close() }
+    let output = try NCFile.create(destination, format: format)
+    defer { output.close() }
+    for dimension in input.dimensions {
+      try output.defineDimension(dimension.name, length: dimension.isUnlimited ? nil : dimension.length)
+    }
+    for (name, value) in input.globalAttributes.sorted(by: { $0.key < $1.key }) {
+      try output.setAttribute(name, value)
+    }
+    let variables = input.variables.values.filter { !dropping.contains($0.name) && $0.type != .string }
+      .sorted { $0.id < $1.id }
+    for variable in variables {
+      try output.defineVariable(variable.name, type: variable.type, dimensions: variable.dimensions)
+      for (name, value) in variable.attributes.sorted(by: { $0.key < $1.key }) {
+        try output.setAttribute(name, value, on: variable.name, type: name == "_FillValue" ? variable.type : .double)
+      }
+    }
+    try output.endDefinitions()
+    for variable in variables where variable.count > 0 {
+      let start = Array(repeating: 0, count: variable.shape.count)
+      if variable.type == .char {
+        let rows = try input.readStrings(variable.name, start: start, count: variable.shape)
+        try output.writeStrings(variable.name, start: start, count: variable.shape, rows)
+      } else {
+        let values = try input.readRaw(variable.name, start: start, count: variable.shape)
+        try output.write(variable.name, start: start, count: variable.shape, transform(variable.name, values))
+      }
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import _TestSupport
+
+/// Ingests the real allvars file through the CLI into a fresh store; returns (store, cube).
+private func ingestAllvars(_ directory: String) throws -> (String, String) {
+  let store = "\(directory)/store"
+  let outcome = try CommandLineTool.run(["ingest", "--store", store, SampleFiles.allvars])
+  #expect(outcome.status == 0, "\(outcome.standardError)")
+  return (store, outcome.standardOutput.trimmingCharacters(in: .newlines))
+}
+
+/// A failed run must be a clean exit (status 1, not a signal) with one error line that says
+/// what is wrong with what.
+private func expectCleanFailure(_ arguments: [String], mentions parts: [String]) throws {
+  let outcome = try CommandLineTool.run(arguments)
+  #expect(outcome.status == 1, "status \(outcome.status) for \(arguments)")
+  let lines = outcome.standardError.split(separator: "\n")
+  #expect(lines.count == 1, "\(outcome.standardError)")
+  for part in parts {
+    #expect(outcome.standardError.contains(part), "'\(part)' not in: \(outcome.standardError)")
+  }
+}
+
+/// A malformed parameter is a usage error (status 64, EX_USAGE): its first line names the
+/// parameter and what is wrong, the following lines show the usage.
+private func expectUsageError(_ arguments: [String], mentions parts: [String]) throws {
+  let outcome = try CommandLineTool.run(arguments)
+  #expect(outcome.status == 64, "status \(outcome.status) for \(arguments)")
+  let first = outcome.standardError.split(separator: "\n").first.map(String.init) ?? ""
+  for part in parts {
+    #expect(first.contains(part), "'\(part)' not in: \(first)")
+  }
+}
+
+@Suite struct CommandLineTests {
+  @Test func ingestPrintsTheCubeAndQueryAnswersWithItsProvenance() throws {
+    let directory = SampleFiles.temporaryDirectory("cli")
+    defer { SampleFiles.remove(directory) }
+    let (store, cube) = try ingestAllvars(directory)
+    #expect(cube == "\(store)/wrf/d01/2005092012.cube")
+    let outcome = try CommandLineTool.run([
+      "query", "--store", store, "--lat", "30.1348", "--lon", "86.844", "--time", "2005-09-21T03:00:00Z",
+      "--metrics", "temp,wind_dir,rain",
+    ])
+    #expect(outcome.status == 0)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+    #expect(json["time"] as? String == "2005-09-21T03:00:00Z")
+    #expect(json["method"] as? String == "nearest")
+    #expect(json["run"] as? String == "2005092012")
+    #expect(json["domain"] as? String == "d01")
+    let cell = try #require(json["cell"] as? [String: Any])
+    #expect(cell["i"] as? Int == 4 && cell["j"] as? Int == 4)
+    let values = try #require(json["values"] as? [String: Any])
+    #expect(Set(values.keys) == ["temp", "wind_dir", "rain"])
+    // T2 at (4, 4), step 1, read with ncdump: 277.6399 K.
+    let file = try NCFileProbe.value(SampleFiles.allvars, "T2", index: 1 * 80 + 4 * 10 + 4)
+    #expect(abs((values["temp"] as? Double ?? .nan) - (file - 273.15)) <= 0.01)
+  }
+
+  @Test func seriesPrintsCSVWithOneRowPerStep() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-series")
+    defer { SampleFiles.remove(directory) }
+    let (store, _) = try ingestAllvars(directory)
+    let outcome = try CommandLineTool.run([
+      "series", "--store", store, "--lat", "30", "--lon", "87", "--from", "2005-09-21T00:00Z", "--to",
+      "2005-09-21T06:00Z", "--metrics", "temp,rain", "--format", "csv",
+    ])
+    let lines = outcome.standardOutput.split(separator: "\n")
+    #expect(lines.first == "time,temp,rain")
+    #expect(lines.count == 4)
+    #expect(lines[1].hasPrefix("2005-09-21T00:00:00Z,") && lines[1].hasSuffix(","))  // rain unknown at step 0
+  }
+
+  @Test func badInputsExitCleanlyWithOneLineNamingTheFileAndTheProblem() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-bad")
+    defer { SampleFiles.remove(directory) }
+    let (store, cube) = try ingestAllvars(directory)
+    let good = try Data(contentsOf: URL(fileURLWithPath: cube))
+
+    let truncated = "\(directory)/truncated.cube"
+    try good.prefix(good.count - 17).write(to: URL(fileURLWithPath: truncated))
+    try expectCleanFailure(["info", truncated], mentions: [truncated, "truncated"])
+
+    let flipped = "\(store)/wrf/d01/2005092013.cube"  // newer run name: the store picks it
+    var damaged = good
+    damaged[good.count - 40] ^= 0x10
+    try damaged.write(to: URL(fileURLWithPath: flipped))
+    try expectCleanFailure(["info", flipped], mentions: [flipped, "checksum mismatch"])
+    try expectCleanFailure(
+      ["query", "--store", store, "--lat", "30", "--lon", "87", "--time", "2005-09-21T03:00Z"],
+      mentions: [flipped, "checksum mismatch"])
+
+    let text = "\(directory)/readme.nc"
+    try "hello".write(toFile: text, atomically: true, encoding: .utf8)
+    try expectCleanFailure(["ingest", "--store", store, text], mentions: [text, "not a NetCDF file"])
+
+    let noT2 = "\(directory)/wrfout_d01_no_t2.nc"
+    try WRFFixture.copy(SampleFiles.allvars, to: noT2, dropping: ["T2"])
+    try expectCleanFailure(["ingest", "--store", store, noT2], mentions: [noT2, "T2", "required variable is missing"])
+
+    let nowhere = "\(directory)/nowhere/wrfout_d01"
+    try expectCleanFailure(["ingest", "--store", store, nowhere], mentions: [nowhere, "no such file"])
+    try expectCleanFailure(["info", nowhere], mentions: [nowhere, "No such file"])
+  }
+
+  @Test func badQueryParametersNameTheParameter() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-params")
+    defer { SampleFiles.remove(directory) }
+    let (store, _) = try ingestAllvars(directory)
+    let base = ["query", "--store", store, "--time", "2005-09-21T03:00Z"]
+    try expectCleanFailure(base + ["--lat", "45", "--lon", "87"], mentions: ["point 45.0, 87.0 is outside the domain wrf/d01"])
+    try expectUsageError(base + ["--lat", "95", "--lon", "87"], mentions: ["--lat 95.0 is not a latitude in −90…90"])
+    try expectUsageError(base + ["--lat", "nan", "--lon", "87"], mentions: ["--lat"])
+    try expectUsageError(base + ["--lat", "30", "--lon", "87", "--method", "cubic"], mentions: ["--method"])
+    try expectCleanFailure(base + ["--lat", "30", "--lon", "87", "--metrics", "temp,tmp"], mentions: ["unknown metric 'tmp'"])
+    try expectUsageError(
+      ["query", "--store", store, "--lat", "30", "--lon", "87", "--time", "yesterday"],
+      mentions: ["--time 'yesterday' is not an ISO 8601 time"])
+    try expectCleanFailure(
+      ["query", "--store", store, "--lat", "30", "--lon", "87", "--time", "2005-09-23T00:00Z"],
+      mentions: ["outside run 2005092012"])
+    try expectCleanFailure(
+      ["query", "--store", "\(directory)/empty", "--lat", "30", "--lon", "87", "--time", "2005-09-21T00:00Z"],
+      mentions: ["no cubes in this store"])
+  }
+}

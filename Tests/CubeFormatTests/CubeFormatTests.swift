@@ -1,0 +1,124 @@
+import CubeFormat
+import Foundation
+import Testing
+import _TestSupport
+
+/// A small cube with known values: temp = cell + step/10, rain missing at step 0.
+private func writeCube(to path: String, width: Int = 5, height: Int = 4, steps: Int = 6) throws -> CubeHeader {
+  let header = CubeHeader(
+    width: width, height: height, steps: steps, firstStep: 1_750_000_000, stepSeconds: 3600,
+    runStart: 1_750_000_000 - 3600, model: "wrf", domain: "d02", gridSpacing: 3000,
+    projection: CubeProjection(code: 1, parameters: [30, 60, -8, 39.5, -8]),
+    metrics: [
+      CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150),
+      CubeMetric(name: "rain", unit: "mm", temporal: 1, scale: 0.01, offset: 0),
+    ])
+  let cells = width * height
+  let writer = try CubeWriter(
+    header: header, latitudes: (0..<cells).map { Float($0 / width) }, longitudes: (0..<cells).map { Float($0 % width) },
+    destination: path)
+  for step in 0..<steps {
+    #expect(writer.write(metric: 0, step: step, values: (0..<cells).map { Double($0) + Double(step) / 10 + 0.004 }) == nil)
+    writer.write(metric: 1, step: step, values: (0..<cells).map { step == 0 ? .nan : Double($0) * 0.5 })
+  }
+  _ = try writer.publish()
+  return header
+}
+
+private func flip(_ path: String, at offset: Int) throws {
+  var data = try Data(contentsOf: URL(fileURLWithPath: path))
+  data[offset] ^= 0x01
+  try data.write(to: URL(fileURLWithPath: path))
+}
+
+@Suite struct CubeFormatTests {
+  @Test func xxh64MatchesTheReferenceVectors() {
+    // Published XXH64 values (seed 0) for "", "a" and "abc", and a long input that
+    // exercises the 32-byte stripes and every tail length, checked with python-xxhash.
+    #expect(XXH64.hash(Array("".utf8)) == 0xEF46_DB37_51D8_E999)
+    #expect(XXH64.hash(Array("a".utf8)) == 0xD24E_C4F1_A98C_6E5B)
+    #expect(XXH64.hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
+    let long = Array((0..<3).flatMap { _ in (0...255).map(UInt8.init) }) + Array("xyz".utf8)
+    #expect(XXH64.hash(long) == 0xE921_A1B4_5BD7_79F8)
+  }
+
+  @Test func aWrittenCubeReadsBackWithinHalfAStep() throws {
+    let directory = SampleFiles.temporaryDirectory("roundtrip")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wrf/d02/2025061514.cube"
+    let header = try writeCube(to: path)
+    let file = try CubeFile(path: path)
+    #expect(file.header == header)
+    #expect(file.latitudes[7] == 1 && file.longitudes[7] == 2)
+    let temp = file.header.metrics[0]
+    for cell in 0..<header.cells {
+      for step in 0..<header.steps {
+        let value = try #require(temp.decode(file.word(metric: 0, cell: cell, step: step)))
+        #expect(abs(value - (Double(cell) + Double(step) / 10 + 0.004)) <= 0.005 + 1e-9)
+      }
+      #expect(file.header.metrics[1].decode(file.word(metric: 1, cell: cell, step: 0)) == nil)
+      file.withSeries(metric: 1, cell: cell) { series in
+        #expect(series.count == header.steps)
+        #expect(file.header.metrics[1].decode(UInt16(littleEndian: series[3])) == Double(cell) * 0.5)
+      }
+    }
+    // 2 bytes per value plus header and geometry, nothing more.
+    let values = header.cells * header.steps * header.metrics.count
+    #expect(file.fileBytes <= 2 * values + 256 + 96 * 2 + 8 * header.cells + 3 * 64)
+  }
+
+  @Test func valuesOutsideTheRangeAreReportedNotClamped() throws {
+    let metric = CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)
+    #expect(metric.quantize(-150.004) == 0)
+    #expect(metric.quantize(-150.006) == nil)
+    #expect(metric.quantize(505.34) == 65534)
+    #expect(metric.quantize(505.36) == nil)
+    #expect(metric.quantize(.nan) == CubeMetric.missing)
+    #expect(metric.quantize(.infinity) == nil)
+  }
+
+  @Test func damagedFilesAreRefusedWithAReason() throws {
+    let directory = SampleFiles.temporaryDirectory("damaged")
+    defer { SampleFiles.remove(directory) }
+    let good = "\(directory)/good.cube"
+    _ = try writeCube(to: good)
+    let size = try Data(contentsOf: URL(fileURLWithPath: good)).count
+
+    func reason(_ mutate: (String) throws -> Void) throws -> String {
+      let path = "\(directory)/\(UUID().uuidString).cube"
+      try FileManager.default.copyItem(atPath: good, toPath: path)
+      try mutate(path)
+      let error = #expect(throws: CubeError.self) { try CubeFile(path: path) }
+      #expect(error?.path == path)
+      return error?.reason ?? ""
+    }
+    #expect(try reason { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(size - 100).write(to: URL(fileURLWithPath: $0)) }
+      .hasPrefix("truncated: the header says \(size) bytes, the file has \(size - 100)"))
+    #expect(try reason { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(100).write(to: URL(fileURLWithPath: $0)) }
+      .hasPrefix("truncated or not a cube"))
+    #expect(try reason { try flip($0, at: size - 3) } == "corrupted: data checksum mismatch in metric rain")
+    #expect(try reason { try flip($0, at: 600) } == "corrupted: geometry checksum mismatch")
+    #expect(try reason { try flip($0, at: 30) } == "corrupted: header checksum mismatch")
+    #expect(try reason { try flip($0, at: 0) } == "not an nwpcube cube: bad magic number")
+    #expect(try reason { try flip($0, at: 8) }.hasPrefix("cube format version 0 is not supported"))
+    #expect(try reason { try String(repeating: "x", count: 4000).write(toFile: $0, atomically: true, encoding: .utf8) }
+      == "not an nwpcube cube: bad magic number")
+    let missing = #expect(throws: CubeError.self) { try CubeFile(path: "\(directory)/none.cube") }
+    #expect(missing?.reason == "cannot open: No such file or directory")
+  }
+
+  @Test func nothingIsVisibleUntilPublishAndAbandonLeavesNothing() throws {
+    let directory = SampleFiles.temporaryDirectory("atomic")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wrf/d01/2025061500.cube"
+    let header = CubeHeader(
+      width: 2, height: 2, steps: 1, firstStep: 0, stepSeconds: 3600, runStart: 0, model: "wrf", domain: "d01",
+      gridSpacing: 0, projection: CubeProjection(code: 0, parameters: []),
+      metrics: [CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)])
+    let writer = try CubeWriter(header: header, latitudes: [0, 0, 1, 1], longitudes: [0, 1, 0, 1], destination: path)
+    writer.write(metric: 0, step: 0, values: [1, 2, 3, 4])
+    #expect(!FileManager.default.fileExists(atPath: path))
+    writer.abandon()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: "\(directory)/wrf/d01").isEmpty)
+  }
+}

@@ -1,0 +1,157 @@
+import CubeFormat
+import Foundation
+import Ingest
+import NetCDF
+import PointQuery
+import SampleRun
+import Testing
+import _TestSupport
+
+/// A short generated run (hourly unless `stepMinutes` says otherwise) in a fresh directory.
+private func generatedRun(hours: Int, stepMinutes: Int = 60, in directory: String) throws -> [String] {
+  var spec = SampleRunSpec.portugal9km
+  spec.hours = hours
+  spec.stepMinutes = stepMinutes
+  return try SampleRunGenerator.write(spec, to: directory)
+}
+
+private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+@Suite struct IngestBehaviourTests {
+  @Test func inputOrderAndFileSplittingDoNotChangeTheCube() throws {
+    let directory = SampleFiles.temporaryDirectory("order")
+    defer { SampleFiles.remove(directory) }
+    let files = try generatedRun(hours: 5, in: "\(directory)/run")
+    let sorted = try WRFIngest.run(files, options: .init(store: "\(directory)/a"))
+    let shuffled = try WRFIngest.run(files.reversed().shuffled(), options: .init(store: "\(directory)/b"))
+    var spec = SampleRunSpec.portugal9km
+    spec.hours = 5
+    try SampleRunGenerator.writeSingleFile(spec, to: "\(directory)/single.nc")
+    let single = try WRFIngest.run(["\(directory)/single.nc"], options: .init(store: "\(directory)/c"))
+    let reference = try bytes(sorted.published[0].path)
+    #expect(try bytes(shuffled.published[0].path) == reference)
+    #expect(try bytes(single.published[0].path) == reference)
+    #expect(sorted.published[0].path.hasSuffix("/wrf/d01/2026062000.cube"))
+    #expect(sorted.published[0].steps == 6)
+  }
+
+  @Test func rainAtTheRunsFirstStepIsZeroAndLaterStepsAreHourlyDifferences() throws {
+    let directory = SampleFiles.temporaryDirectory("rain")
+    defer { SampleFiles.remove(directory) }
+    let files = try generatedRun(hours: 6, in: "\(directory)/run")
+    let cube = try Cube(path: try WRFIngest.run(files, options: .init(store: "\(directory)/s")).published[0].path)
+    let rain = try cube.metric("rain")
+    let accumulated = try files.map { path in
+      let file = try NCFile.open(path)
+      defer { file.close() }
+      let c = try file.readRaw("RAINC", start: [0, 0, 0], count: [1, 80, 135])
+      let n = try file.readRaw("RAINNC", start: [0, 0, 0], count: [1, 80, 135])
+      let s = try file.readRaw("RAINSH", start: [0, 0, 0], count: [1, 80, 135])
+      return (0..<(80 * 135)).map { c[$0] + n[$0] + s[$0] }
+    }
+    // The wettest cell at the end of the run, so that the check is not of zeros.
+    let wettest = try #require(accumulated.last!.indices.max { accumulated.last![$0] < accumulated.last![$1] })
+    #expect(accumulated.last![wettest] > 1)
+    let grid = cube.locator.grid
+    let location = try cube.locate(
+      latitude: Double(grid.latitudes[wettest]), longitude: Double(grid.longitudes[wettest]), method: .nearest)
+    #expect(try cube.value(rain, at: location, time: cube.time(ofStep: 0)) == 0)
+    for step in 1..<files.count {
+      let expected = max(accumulated[step][wettest] - accumulated[step - 1][wettest], 0)
+      let value = try #require(try cube.value(rain, at: location, time: cube.time(ofStep: step)))
+      #expect(abs(value - expected) <= 0.01)
+      // Between steps, rain is the amount of the hour that contains the time, not a blend.
+      if step < files.count - 1 {
+        let half = try cube.value(rain, at: location, time: cube.time(ofStep: step) - 1800)
+        #expect(half == value)
+      }
+    }
+  }
+
+  @Test func quarterHourStepsSumTheLastHour() throws {
+    let directory = SampleFiles.temporaryDirectory("quarter")
+    defer { SampleFiles.remove(directory) }
+    let files = try generatedRun(hours: 2, stepMinutes: 15, in: "\(directory)/run")
+    #expect(files.count == 9)
+    let cube = try Cube(path: try WRFIngest.run(files, options: .init(store: "\(directory)/s")).published[0].path)
+    #expect(cube.header.stepSeconds == 900)
+    let totals = try files.map { path in
+      let file = try NCFile.open(path)
+      defer { file.close() }
+      let parts = try ["RAINC", "RAINNC", "RAINSH"].map { try file.readRaw($0, start: [0, 0, 0], count: [1, 80, 135]) }
+      return (0..<(80 * 135)).map { parts[0][$0] + parts[1][$0] + parts[2][$0] }
+    }
+    let cell = try #require(totals.last!.indices.max { totals.last![$0] < totals.last![$1] })
+    let grid = cube.locator.grid
+    let location = try cube.locate(
+      latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]), method: .nearest)
+    for step in 0..<files.count {
+      let expected = max(totals[step][cell] - totals[max(step - 4, 0)][cell], 0)
+      let value = try #require(try cube.value(try cube.metric("rain"), at: location, time: cube.time(ofStep: step)))
+      #expect(abs(value - expected) <= 0.01, "step \(step)")
+    }
+  }
+
+  @Test func duplicateStepsAndGapsAreErrorsNamingTheFiles() throws {
+    let directory = SampleFiles.temporaryDirectory("axis")
+    defer { SampleFiles.remove(directory) }
+    let files = try generatedRun(hours: 4, in: "\(directory)/run")
+    let duplicate = #expect(throws: IngestError.self) {
+      try WRFIngest.run(files + [files[2]], options: .init(store: "\(directory)/s"))
+    }
+    #expect(duplicate?.description.contains("duplicate step 2026-06-20T02:00:00Z") == true)
+    #expect(duplicate?.description.contains(files[2]) == true)
+    let gap = #expect(throws: IngestError.self) {
+      try WRFIngest.run([files[0], files[1], files[3], files[4]], options: .init(store: "\(directory)/s"))
+    }
+    #expect(gap?.description.contains("gap in the time axis") == true)
+    #expect(gap?.description.contains(files[3]) == true)
+    #expect(!FileManager.default.fileExists(atPath: "\(directory)/s/wrf/d01/2026062000.cube"))
+  }
+
+  @Test func missingOptionalInputsLeaveTheirMetricsOutWithAWarning() throws {
+    let store = SampleFiles.temporaryDirectory("optional")
+    defer { SampleFiles.remove(store) }
+    let report = try WRFIngest.run([SampleFiles.tipD2, SampleFiles.tipD1], options: .init(store: store, model: "tip"))
+    #expect(report.published.map(\.domain) == ["d01", "d02"])
+    #expect(report.published.allSatisfy { $0.metrics == ["temp"] })
+    #expect(report.warnings.contains { $0.contains("no cloud: CLDFRA is missing in \(SampleFiles.tipD1)") })
+    #expect(report.warnings.contains { $0.contains("no wind: U10, V10 missing") })
+    let cube = try Cube(path: report.published[1].path)
+    #expect(cube.header.gridSpacing == 10_000)
+    let cloud = try cube.metric("cloud")
+    #expect(!cloud.isAvailable)
+    let location = try cube.locate(latitude: 33.2, longitude: 86.0, method: .nearest)
+    #expect(try cube.value(cloud, at: location, time: cube.time(ofStep: 0)) == nil)
+  }
+
+  @Test func badInputsGetOneLineErrorsNamingTheFileAndTheProblem() throws {
+    let directory = SampleFiles.temporaryDirectory("bad")
+    defer { SampleFiles.remove(directory) }
+    let text = "\(directory)/notes.txt"
+    try "not a netcdf file\n".write(toFile: text, atomically: true, encoding: .utf8)
+    let noT2 = "\(directory)/wrfout_no_t2.nc"
+    try WRFFixture.copy(SampleFiles.allvars, to: noT2, dropping: ["T2"])
+    let hot = "\(directory)/wrfout_hot.nc"
+    try WRFFixture.copy(SampleFiles.allvars, to: hot) { name, values in
+      name == "T2" ? values.map { _ in 1_000 } : values
+    }
+    let cases: [(String, String)] = [
+      (text, "\(text): not a NetCDF file"),
+      (noT2, "\(noT2): T2: required variable is missing"),
+      ("\(directory)/missing.nc", "\(directory)/missing.nc: no such file"),
+      (hot, "\(hot): temp: value 726.8"),
+    ]
+    for (path, message) in cases {
+      let error = #expect(throws: IngestError.self) {
+        try WRFIngest.run([path], options: .init(store: "\(directory)/store"))
+      }
+      #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "no error")")
+      #expect(error?.description.contains("\n") == false)
+    }
+    // Nothing half-written is left behind, not even the hidden temporary file.
+    let leftovers = FileManager.default.enumerator(atPath: "\(directory)/store")?.allObjects as? [String] ?? []
+    #expect(leftovers.allSatisfy { !$0.hasSuffix(".cube") && !$0.contains(".tmp.") })
+    #expect(throws: IngestError.self) { try WRFIngest.run([SampleFiles.allvars], options: .init(store: directory, model: "../x")) }
+  }
+}
