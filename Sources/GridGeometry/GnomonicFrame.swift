@@ -23,7 +23,8 @@ struct GnomonicFrame: Sendable {
   func project(_ point: UnitVector) -> (x: Double, y: Double)? {
     let depth = point.dot(centre)
     guard depth > 0.17 else { return nil }
-    return (point.dot(east) / depth, point.dot(north) / depth)
+    let scale = 1 / depth
+    return (point.dot(east) * scale, point.dot(north) * scale)
   }
 
   func unproject(x: Double, y: Double) -> UnitVector {

@@ -11,14 +11,16 @@ public enum Wind {
   }
 
   /// Speed in the units of the components.
+  @inlinable
   public static func speed(u: Double, v: Double) -> Double {
     (u * u + v * v).squareRoot()
   }
 
   /// The direction the wind blows from, in degrees clockwise from north, in [0, 360).
+  @inlinable
   public static func direction(u: Double, v: Double) -> Double {
-    let degrees = 270 - atan2(v, u) * 180 / .pi
-    let wrapped = degrees.truncatingRemainder(dividingBy: 360)
-    return wrapped < 0 ? wrapped + 360 : wrapped
+    // atan2 is in [−180°, 180°], so this is in [90°, 450°]: one subtraction wraps it.
+    let degrees = 270 - atan2(v, u) * (180 / .pi)
+    return degrees >= 360 ? degrees - 360 : degrees
   }
 }

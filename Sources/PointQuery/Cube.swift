@@ -17,6 +17,9 @@ public final class Cube: Sendable {
   public let run: String
   @usableFromInline let firstStep: Int64
   @usableFromInline let stepSeconds: Int64
+  /// 1 / stepSeconds: splitting a time into step and remainder by multiplication avoids a
+  /// 64-bit division, which costs tens of nanoseconds on the lookup path.
+  @usableFromInline let inverseStep: Double
   @usableFromInline let steps: Int
   @usableFromInline let scales: [Double]
   @usableFromInline let offsets: [Double]
@@ -43,6 +46,7 @@ public final class Cube: Sendable {
     run = UTC.runIdentifier(header.runStart)
     firstStep = header.firstStep
     stepSeconds = header.stepSeconds
+    inverseStep = 1 / Double(header.stepSeconds)
     steps = header.steps
     scales = header.metrics.map(\.scale)
     offsets = header.metrics.map(\.offset)
@@ -89,25 +93,27 @@ public final class Cube: Sendable {
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
     }
-    let grid = locator.grid
+    // Fields are read through `locator.grid` each time rather than binding the grid to a
+    // local, which would retain its coordinate arrays on every lookup.
+    let width = locator.grid.width
     switch method {
     case .nearest:
       guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
-      let cell = j * grid.width + i
+      let cell = j * width + i
       return PointLocation(
-        i: i, j: j, width: grid.width, latitude: Double(grid.latitudes[cell]),
-        longitude: Double(grid.longitudes[cell]), method: .nearest)
+        i: i, j: j, width: width, latitude: Double(locator.grid.latitudes[cell]),
+        longitude: Double(locator.grid.longitudes[cell]), method: .nearest)
     case .bilinear:
       guard let position = locator.position(latitude: latitude, longitude: longitude) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
-      let cell = position.j * grid.width + position.i
-      let stencil = BilinearStencil(position: position, width: grid.width, height: grid.height)
+      let cell = position.j * width + position.i
+      let stencil = BilinearStencil(position: position, width: width, height: locator.grid.height)
       return PointLocation(
-        i: position.i, j: position.j, width: grid.width, latitude: Double(grid.latitudes[cell]),
-        longitude: Double(grid.longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
+        i: position.i, j: position.j, width: width, latitude: Double(locator.grid.latitudes[cell]),
+        longitude: Double(locator.grid.longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
         fx: stencil.fx, fy: stencil.fy)
     }
   }
@@ -121,8 +127,16 @@ public final class Cube: Sendable {
       throw .timeOutsideRun(time: time, run: run, first: firstStep, last: lastStep)
     }
     let elapsed = time - firstStep
-    let step = Int(elapsed / stepSeconds)
-    let remainder = elapsed % stepSeconds
+    // The estimate can be one off by rounding; the integer fix-up makes the split exact.
+    var step = Int(Double(elapsed) * inverseStep)
+    var remainder = elapsed - Int64(step) * stepSeconds
+    if remainder < 0 {
+      step -= 1
+      remainder += stepSeconds
+    } else if remainder >= stepSeconds {
+      step += 1
+      remainder -= stepSeconds
+    }
     switch metric.source {
     case .stored(let slot):
       return temporal(slot, step: step, remainder: remainder, location)

@@ -1,10 +1,16 @@
 import Meteorology
 
 /// A metric resolved against one cube: which stored blocks answer it.
+///
+/// A trivial value (two small integers and the source) so that passing one around on the
+/// lookup path costs no reference counting.
 public struct QueryMetric: Sendable, Equatable {
-  /// The metric asked for.
-  public let metric: Metric
+  /// Position of the metric in `Metric.queryable`.
+  @usableFromInline let catalogueIndex: Int
   @usableFromInline let source: Source
+
+  /// The metric asked for.
+  public var metric: Metric { Metric.queryable[catalogueIndex] }
 
   @usableFromInline
   enum Source: Sendable, Equatable {
@@ -19,7 +25,7 @@ public struct QueryMetric: Sendable, Equatable {
   }
 
   init(metric: Metric, source: Source) {
-    self.metric = metric
+    self.catalogueIndex = Metric.queryable.firstIndex(of: metric) ?? 0
     self.source = source
   }
 

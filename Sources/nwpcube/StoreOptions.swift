@@ -7,10 +7,11 @@ struct PointOptions: ParsableArguments {
   @Option(help: "The store directory (STORE/<model>/<domain>/<run>.cube).")
   var store: String
 
-  @Option(help: "Latitude in decimal degrees, −90…90.")
+  // Unconditional parsing, so that negative coordinates (`--lon -9.14`) are values, not flags.
+  @Option(parsing: .unconditional, help: "Latitude in decimal degrees, −90…90.")
   var lat: Double
 
-  @Option(help: "Longitude in decimal degrees, east-positive (Portugal is about −9).")
+  @Option(parsing: .unconditional, help: "Longitude in decimal degrees, east-positive (Portugal is about −9).")
   var lon: Double
 
   @Option(help: "Comma-separated metrics (default: all the cube has).")
