@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "nwpcube", targets: ["nwpcube"]),
-    .library(name: "PointQuery", targets: ["PointQuery"]),
+    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime"]),
     .library(name: "Ingest", targets: ["Ingest"]),
   ],
   dependencies: [

@@ -38,7 +38,9 @@ struct InfoCommand: ParsableCommand {
     print("metrics   name        unit   step     range                  time")
     for metric in h.metrics {
       let kind = metric.temporal == Metric.Temporal.hourlyAmount.rawValue ? "hourly amount" : "instant"
-      let range = "\(metric.range.lowerBound)…\(metric.range.upperBound)"
+      let decimals = String(metric.scale).split(separator: ".").last.map { $0 == "0" ? 0 : $0.count } ?? 0
+      let range =
+        "\(JSONText.number(metric.range.lowerBound, decimals: decimals))…\(JSONText.number(metric.range.upperBound, decimals: decimals))"
       print(
         "          \(metric.name.padded(11)) \(metric.unit.padded(6)) \(String(metric.scale).padded(8)) \(range.padded(22)) \(kind)"
       )

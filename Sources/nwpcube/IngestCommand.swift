@@ -6,9 +6,9 @@ struct IngestCommand: ParsableCommand {
     commandName: "ingest",
     abstract: "Derive the metrics of a run's wrfout files and publish one cube per domain.",
     discussion: """
-      Files may be given in any order, one file with many steps or one file per step; they
-      are sorted by Times. Duplicate steps, gaps and uneven steps are errors. Metrics whose
-      inputs are missing are left out with a warning on standard error. Prints the path of
+      Files may be given in any order, one file with many steps or one file per step; they \
+      are sorted by Times. Duplicate steps, gaps and uneven steps are errors. Metrics whose \
+      inputs are missing are left out with a warning on standard error. Prints the path of \
       each published cube.
       """
   )

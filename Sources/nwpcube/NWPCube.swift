@@ -6,9 +6,10 @@ struct NWPCube: ParsableCommand {
     commandName: "nwpcube",
     abstract: "Serve point forecasts from WRF model output through a compact memory-mapped cube.",
     discussion: """
-      Ingest a run's wrfout files into a store, then ask for values at any latitude,
-      longitude and time inside the run. Errors name the file, variable or parameter at
-      fault and exit with status 1.
+      Ingest a run's wrfout files into a store, then ask for values at any latitude, \
+      longitude and time inside the run. Errors name the file, variable or parameter at \
+      fault, in one line on standard error: status 1 for bad input files or points outside \
+      the data, 64 for malformed options.
       """,
     subcommands: [
       IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, BenchCommand.self,

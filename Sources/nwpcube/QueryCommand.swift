@@ -7,8 +7,8 @@ struct QueryCommand: ParsableCommand {
     commandName: "query",
     abstract: "Print the metrics at one point and time as one JSON object.",
     discussion: """
-      Times between output steps are interpolated linearly (wind through its u/v
-      components); rain and snow are the amount in the hour ending at the time. A metric
+      Times between output steps are interpolated linearly (wind through its u/v \
+      components); rain and snow are the amount in the hour ending at the time. A metric \
       the cube does not hold is null and listed under "unavailable".
       """
   )
