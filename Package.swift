@@ -37,11 +37,13 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .target(name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF"], swiftSettings: optimisedInDebug),
+    .target(
+      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun"], swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "_TestSupport"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "_TestSupport"]),
+    .testTarget(
+      name: "IngestTests", dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "_TestSupport"]),
     .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),

@@ -74,8 +74,10 @@ extension CellLocator {
         var nearest = Double.infinity
         var ring = 0
         while ring <= max(columns, rows) {
-          forEachCell(inRing: ring, column: column, row: row, columns: columns, rows: rows,
-                      cellStart: cellStart, cells: cellsByBucket) { cell in
+          forEachCell(
+            inRing: ring, column: column, row: row, columns: columns, rows: rows,
+            cellStart: cellStart, cells: cellsByBucket
+          ) { cell in
             nearest = min(nearest, centre.angle(to: points[cell]))
           }
           if (Double(ring) + 0.5) * bucketSize * scaleFloor > nearest { break }
@@ -87,8 +89,10 @@ extension CellLocator {
         if nearest - radius <= reach {
           ring = 0
           while ring <= max(columns, rows), (Double(ring) - 0.5) * bucketSize * scaleFloor <= limit {
-            forEachCell(inRing: ring, column: column, row: row, columns: columns, rows: rows,
-                        cellStart: cellStart, cells: cellsByBucket) { cell in
+            forEachCell(
+              inRing: ring, column: column, row: row, columns: columns, rows: rows,
+              cellStart: cellStart, cells: cellsByBucket
+            ) { cell in
               if centre.angle(to: points[cell]) <= limit { list.append(Int32(cell)) }
             }
             ring += 1

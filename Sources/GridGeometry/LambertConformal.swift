@@ -9,14 +9,14 @@ import Foundation
 /// differences of coordinates mean anything to a grid, so the origin is arbitrary; the
 /// pole keeps both directions of the mapping free of a second reference point.
 ///
-/// Southern-hemisphere projections (`truelat1 < 0`) are the mirror image of the northern
-/// one, so that grid north still points away from the equator's opposite pole, as in WRF.
-/// The true latitudes must be away from the equator and the poles (a cone needs
-/// `0 < |truelat| < 90`); outside that the results are not finite.
+/// A southern-hemisphere projection (`truelat1 < 0`) is the northern one mirrored through
+/// the equator and back across the x axis, so that its grid north, like WRF's, still
+/// points roughly north. The true latitudes must lie strictly between the equator and a
+/// pole, where a cone exists; otherwise the results are not finite.
 public struct LambertConformal: Sendable {
   /// WRF's `EARTH_RADIUS_M`: the sphere every WRF map projection is computed on, which is
   /// why this is not the mean radius of the WGS84 ellipsoid.
-  public static let earthRadius = 6_370_000.0
+  static let earthRadius = 6_370_000.0
 
   /// The first true latitude, degrees (`TRUELAT1`).
   public let truelat1: Double

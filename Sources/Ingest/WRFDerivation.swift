@@ -29,7 +29,8 @@ struct WRFDerivation {
         metrics.append(metric)
       } else {
         warnings.append(
-          "no \(metric.name): \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing in \(file)")
+          "no \(metric.name): \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing in \(file)"
+        )
       }
     }
     need(.hum, ["Q2", "PSFC"])

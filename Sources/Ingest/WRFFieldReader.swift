@@ -17,7 +17,7 @@ final class WRFFieldReader {
   /// A 2-D field (`south_north × west_east`) at a step, with or without a Time dimension.
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
-    do {
+    return try reading(name, at: step) { () throws -> [Double] in
       let variable = try file.variable(name)
       let shape = variable.shape
       guard shape.suffix(2) == [height, width] else {
@@ -35,26 +35,21 @@ final class WRFFieldReader {
           path: step.path, variable: name,
           reason: "expected a 2-D surface field, found dimensions \(variable.dimensions)")
       }
-    } catch let error as NCError {
-      throw IngestError(error)
-    } catch let error as IngestError {
-      throw error
-    } catch {
-      throw IngestError(path: step.path, variable: name, reason: "\(error)")
     }
   }
 
   /// The maximum over vertical levels of a `(Time, bottom_top, south_north, west_east)` field.
   func columnMaximum(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
-    do {
+    return try reading(name, at: step) { () throws -> [Double] in
       let variable = try file.variable(name)
       guard variable.shape.count == 4, variable.dimensions[0] == "Time",
         variable.shape.suffix(2) == [height, width]
       else {
         throw IngestError(
           path: step.path, variable: name,
-          reason: "expected (Time, bottom_top, south_north, west_east), found \(variable.dimensions) = \(variable.shape)")
+          reason:
+            "expected (Time, bottom_top, south_north, west_east), found \(variable.dimensions) = \(variable.shape)")
       }
       let levels = variable.shape[1]
       let values = try file.readUnpacked(
@@ -69,6 +64,16 @@ final class WRFFieldReader {
         }
       }
       return maximum
+    }
+  }
+
+  /// Runs a read, turning libnetcdf's errors into ingest errors that name the file and
+  /// variable.
+  private func reading(
+    _ name: String, at step: StepSource, _ body: () throws -> [Double]
+  ) throws(IngestError) -> [Double] {
+    do {
+      return try body()
     } catch let error as NCError {
       throw IngestError(error)
     } catch let error as IngestError {

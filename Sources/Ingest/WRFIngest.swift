@@ -47,7 +47,8 @@ public enum WRFIngest {
   public static func run(_ paths: [String], options: Options) throws(IngestError) -> Report {
     guard StoreLayout.isValidComponent(options.model, maxBytes: 31) else {
       throw IngestError(
-        path: "--model", reason: "'\(options.model)' is not a valid model name (letters, digits, _ - ., at most 31 bytes)")
+        path: "--model",
+        reason: "'\(options.model)' is not a valid model name (letters, digits, _ - ., at most 31 bytes)")
     }
     var published: [Published] = []
     var warnings: [String] = []
@@ -102,7 +103,8 @@ public enum WRFIngest {
           throw IngestError(
             path: step.path, variable: metric.name,
             reason:
-              "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % inventory.width), j=\(cell / inventory.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)")
+              "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % inventory.width), j=\(cell / inventory.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)"
+          )
         }
       }
     }

@@ -50,13 +50,15 @@ struct WRFInventory {
         throw IngestError(
           path: other.path,
           reason:
-            "grid is \(other.width)×\(other.height) but \(first.path) of the same domain \(domain) is \(first.width)×\(first.height)")
+            "grid is \(other.width)×\(other.height) but \(first.path) of the same domain \(domain) is \(first.width)×\(first.height)"
+        )
       }
       guard other.runStart == first.runStart else {
         throw IngestError(
           path: other.path, variable: "SIMULATION_START_DATE",
           reason:
-            "belongs to the run of \(UTC.iso8601(other.runStart)), but \(first.path) to the run of \(UTC.iso8601(first.runStart)); ingest one run at a time")
+            "belongs to the run of \(UTC.iso8601(other.runStart)), but \(first.path) to the run of \(UTC.iso8601(first.runStart)); ingest one run at a time"
+        )
       }
     }
     let steps = files.flatMap(\.steps).sorted { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
@@ -73,12 +75,14 @@ struct WRFInventory {
         path: b.path,
         reason: gap > stepSeconds && gap % stepSeconds == 0
           ? "gap in the time axis: \(UTC.iso8601(a.time)) (\(a.path)) is followed by \(UTC.iso8601(b.time)); \(gap / stepSeconds - 1) step(s) of \(stepSeconds / 60) min missing"
-          : "output times are not evenly spaced: \(UTC.iso8601(a.time)) to \(UTC.iso8601(b.time)) is \(gap / 60) min, earlier steps are \(stepSeconds / 60) min apart")
+          : "output times are not evenly spaced: \(UTC.iso8601(a.time)) to \(UTC.iso8601(b.time)) is \(gap / 60) min, earlier steps are \(stepSeconds / 60) min apart"
+      )
     }
     guard stepSeconds % 3600 == 0 || 3600 % stepSeconds == 0 else {
       throw IngestError(
         path: steps[0].path, variable: "Times",
-        reason: "output step of \(stepSeconds) s neither divides nor is a multiple of an hour; hourly rain is undefined")
+        reason: "output step of \(stepSeconds) s neither divides nor is a multiple of an hour; hourly rain is undefined"
+      )
     }
     return WRFInventory(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: first.runStart,

@@ -10,16 +10,16 @@ enum WindRotation {
   /// The grid is aligned with the meridians (Mercator, unrotated lat-lon).
   case aligned
 
-  /// Without COSALPHA/SINALPHA the rotation follows from the projection: α = n·(STAND_LON −
-  /// λ) with the cone factor n (Lambert: from the true latitudes; polar stereographic: 1),
-  /// signed by hemisphere. Throws the reason when it cannot be known.
+  /// Without COSALPHA/SINALPHA the rotation follows from the projection: Lambert's
+  /// `gridRotation` (α = −n·Δλ in the north), or for polar stereographic the same with a
+  /// cone factor of 1. Throws the reason when it cannot be known.
   static func fromProjection(
     attributes: [String: NCAttribute], longitudes: [Float]
   ) throws(Unavailable) -> WindRotation {
     let code = attributes["MAP_PROJ"]?.number.map { Int($0) }
     let truelat1 = attributes["TRUELAT1"]?.number
     let standLon = attributes["STAND_LON"]?.number
-    let cone: Double
+    let alpha: (Double) -> Double
     switch code {
     case 3: return .aligned
     case 6:
@@ -28,26 +28,22 @@ enum WindRotation {
       return .aligned
     case 1:
       guard let truelat1, let standLon else { throw Unavailable("Lambert without TRUELAT1/STAND_LON") }
-      let truelat2 = attributes["TRUELAT2"]?.number ?? truelat1
-      cone = LambertConformal(truelat1: truelat1, truelat2: truelat2, standardLongitude: standLon).cone
+      let lambert = LambertConformal(
+        truelat1: truelat1, truelat2: attributes["TRUELAT2"]?.number ?? truelat1, standardLongitude: standLon)
+      alpha = lambert.gridRotation(longitude:)
     case 2:
-      guard standLon != nil else { throw Unavailable("polar stereographic without STAND_LON") }
-      cone = 1
+      guard let standLon else { throw Unavailable("polar stereographic without STAND_LON") }
+      let hemisphere: Double = (truelat1 ?? 90) < 0 ? -1 : 1
+      alpha = { longitude in
+        var difference = longitude - standLon
+        difference -= 360 * (difference / 360).rounded()
+        return -hemisphere * difference * .pi / 180
+      }
     default:
       throw Unavailable("MAP_PROJ \(code.map(String.init) ?? "absent") without COSALPHA/SINALPHA")
     }
-    guard let standLon else { throw Unavailable("no STAND_LON") }
-    let hemisphere: Double = (truelat1 ?? 1) < 0 ? -1 : 1
-    var cosines: [Double] = []
-    var sines: [Double] = []
-    for longitude in longitudes {
-      var difference = standLon - Double(longitude)
-      difference -= 360 * (difference / 360).rounded()
-      let alpha = hemisphere * cone * difference * .pi / 180
-      cosines.append(cos(alpha))
-      sines.append(sin(alpha))
-    }
-    return .perCell(cos: cosines, sin: sines)
+    let angles = longitudes.map { alpha(Double($0)) }
+    return .perCell(cos: angles.map(cos), sin: angles.map(sin))
   }
 }
 

@@ -4,50 +4,38 @@ extension NCFile {
   /// Reads a hyperslab as `Double`s, converting from the stored type (`nc_get_vara_double`),
   /// with no CF unpacking.
   public func readRaw(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Double] {
-    let variable = try checkedSlab(name, start: start, count: count)
-    var values = [Double](repeating: 0, count: count.reduce(1, *))
-    try NCLibrary.call("nc_get_vara_double", path: path, variable: name) {
-      nc_get_vara_double(ncid, variable.id, start, count, &values)
-    }
-    return values
+    try read(name, start: start, count: count, zero: 0, "nc_get_vara_double", nc_get_vara_double)
   }
 
   /// Reads a hyperslab as `Float`s (`nc_get_vara_float`).
   public func readFloats(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Float] {
-    let variable = try checkedSlab(name, start: start, count: count)
-    var values = [Float](repeating: 0, count: count.reduce(1, *))
-    try NCLibrary.call("nc_get_vara_float", path: path, variable: name) {
-      nc_get_vara_float(ncid, variable.id, start, count, &values)
-    }
-    return values
+    try read(name, start: start, count: count, zero: 0, "nc_get_vara_float", nc_get_vara_float)
   }
 
   /// Reads a hyperslab as `Int16`s (`nc_get_vara_short`).
   public func readShorts(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int16] {
-    let variable = try checkedSlab(name, start: start, count: count)
-    var values = [Int16](repeating: 0, count: count.reduce(1, *))
-    try NCLibrary.call("nc_get_vara_short", path: path, variable: name) {
-      nc_get_vara_short(ncid, variable.id, start, count, &values)
-    }
-    return values
+    try read(name, start: start, count: count, zero: 0, "nc_get_vara_short", nc_get_vara_short)
   }
 
   /// Reads a hyperslab as `Int32`s (`nc_get_vara_int`).
   public func readInts(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int32] {
-    let variable = try checkedSlab(name, start: start, count: count)
-    var values = [Int32](repeating: 0, count: count.reduce(1, *))
-    try NCLibrary.call("nc_get_vara_int", path: path, variable: name) {
-      nc_get_vara_int(ncid, variable.id, start, count, &values)
-    }
-    return values
+    try read(name, start: start, count: count, zero: 0, "nc_get_vara_int", nc_get_vara_int)
   }
 
   /// Reads a hyperslab as signed bytes (`nc_get_vara_schar`).
   public func readBytes(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Int8] {
+    try read(name, start: start, count: count, zero: 0, "nc_get_vara_schar", nc_get_vara_schar)
+  }
+
+  /// One typed `nc_get_vara_*` call on a checked slab: the shared body of the typed reads.
+  private func read<T>(
+    _ name: String, start: [Int], count: [Int], zero: T, _ function: String,
+    _ get: (Int32, Int32, UnsafePointer<Int>?, UnsafePointer<Int>?, UnsafeMutablePointer<T>?) -> Int32
+  ) throws(NCError) -> [T] {
     let variable = try checkedSlab(name, start: start, count: count)
-    var values = [Int8](repeating: 0, count: count.reduce(1, *))
-    try NCLibrary.call("nc_get_vara_schar", path: path, variable: name) {
-      nc_get_vara_schar(ncid, variable.id, start, count, &values)
+    var values = [T](repeating: zero, count: count.reduce(1, *))
+    try NCLibrary.call(function, path: path, variable: name) {
+      get(ncid, variable.id, start, count, &values)
     }
     return values
   }

@@ -30,7 +30,9 @@ extension NCFile {
     try NCLibrary.call("nc_def_dim", path: path, variable: "dimension \(name)") {
       nc_def_dim(ncid, name, length ?? 0, &dimid)
     }
-    try reloadMetadata()
+    // The cached metadata is kept current by hand while defining: re-reading the whole
+    // header after each call made writing a WRF-sized file quadratic in its attributes.
+    dimensions.append(NCDimension(name: name, length: length ?? 0, isUnlimited: length == nil))
   }
 
   /// Defines a variable over named dimensions (`nc_def_var`).
@@ -47,7 +49,9 @@ extension NCFile {
     try NCLibrary.call("nc_def_var", path: path, variable: name) {
       nc_def_var(ncid, name, type.rawValue, Int32(dimids.count), dimids, &varid)
     }
-    try reloadMetadata()
+    variables[name] = NCVariable(
+      name: name, id: varid, type: type, dimensions: dimensions,
+      shape: dimids.map { self.dimensions[Int($0)].length }, attributes: [:])
   }
 
   /// Sets an attribute on a variable, or a global one when `variable` is nil
@@ -73,12 +77,22 @@ extension NCFile {
         nc_put_att_longlong(ncid, varid, name, type.rawValue, wide.count, wide)
       }
     }
-    try reloadMetadata()
+    if let variable, let defined = variables[variable] {
+      var attributes = defined.attributes
+      attributes[name] = value
+      variables[variable] = NCVariable(
+        name: defined.name, id: defined.id, type: defined.type, dimensions: defined.dimensions,
+        shape: defined.shape, attributes: attributes)
+    } else if variable == nil {
+      globalAttributes[name] = value
+    }
   }
 
   /// Leaves define mode (`nc_enddef`) so that data can be written.
   public func endDefinitions() throws(NCError) {
     try NCLibrary.call("nc_enddef", path: path) { nc_enddef(ncid) }
+    // From here on the file's own header is the truth (types and lengths as stored).
+    try reloadMetadata()
   }
 
   /// Writes a hyperslab from `Double`s, converting to the stored type (`nc_put_vara_double`).

@@ -9,11 +9,11 @@ public final class NCFile {
   /// The path the file was opened or created with; every error names it.
   public let path: String
   /// The dimensions, in definition order.
-  public private(set) var dimensions: [NCDimension]
+  public internal(set) var dimensions: [NCDimension]
   /// The variables by name.
-  public private(set) var variables: [String: NCVariable]
+  public internal(set) var variables: [String: NCVariable]
   /// The global attributes by name.
-  public private(set) var globalAttributes: [String: NCAttribute]
+  public internal(set) var globalAttributes: [String: NCAttribute]
 
   let ncid: Int32
   private var isOpen = true

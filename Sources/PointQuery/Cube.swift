@@ -74,7 +74,8 @@ public final class Cube: Sendable {
       guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {
         return QueryMetric(metric: metric, source: .absent)
       }
-      return QueryMetric(metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
+      return QueryMetric(
+        metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
     default:
       return QueryMetric(metric: metric, source: slots[name].map { .stored($0) } ?? .absent)
     }

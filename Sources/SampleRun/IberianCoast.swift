@@ -1,9 +1,9 @@
-/// A coarse outline of the Iberian Peninsula's Atlantic and southern coasts.
+/// A coarse outline of the Iberian Peninsula's coasts.
 ///
-/// At 9 km a hand-drawn outline of a few dozen points is indistinguishable from a real
-/// land-use mask, and it keeps the generator free of data files. Land is what lies east
-/// of the Atlantic coast, north of the southern coast and west of the Mediterranean
-/// coast of Murcia and Valencia.
+/// At 9 km a hand-drawn outline of a few dozen points looks much like a real land-use
+/// mask, and it keeps the generator free of data files. Land is what lies east of the
+/// Atlantic coast, south of the Bay of Biscay, north of the southern coast and west of
+/// the Mediterranean coast of Murcia and Valencia; Africa is left out.
 enum IberianCoast {
   /// Atlantic coast from Cape St Vincent to Finisterre as (latitude, longitude).
   private static let atlantic: [(Double, Double)] = [

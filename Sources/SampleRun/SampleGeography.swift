@@ -30,7 +30,8 @@ struct SampleGeography: Sendable {
       let relief = IberianRelief.elevation(
         latitude: grid.latitudes[cell], longitude: grid.longitudes[cell],
         coastDistance: coastDistance[cell])
-      let detail = 70 * roughness.value(east: grid.east[cell], north: grid.north[cell])
+      let detail =
+        70 * roughness.value(east: grid.east[cell], north: grid.north[cell])
         * IberianRelief.smoothstep(coastDistance[cell] / 20)
       // Land stays above sea level so that HGT alone tells land from sea.
       return max(1, relief + detail)

@@ -13,7 +13,6 @@ struct SampleGrid: Sendable {
 
   let westEast: Int
   let southNorth: Int
-  let projection: LambertConformal
   let latitudes: [Double]
   let longitudes: [Double]
   /// Kilometres east and north of `reference` on an equirectangular map; at the scale of
@@ -31,7 +30,6 @@ struct SampleGrid: Sendable {
     southNorth = spec.southNorth
     let projection = LambertConformal(
       truelat1: spec.truelat1, truelat2: spec.truelat2, standardLongitude: spec.standardLongitude)
-    self.projection = projection
     let centre = projection.project(latitude: spec.centreLatitude, longitude: spec.centreLongitude)
     let midI = Double(spec.westEast - 1) / 2
     let midJ = Double(spec.southNorth - 1) / 2

@@ -64,8 +64,13 @@ public struct SampleRunSpec: Sendable, Equatable {
   /// The Portugal 9 km run: 135 × 80 × 5 points, 72 hours from 2026-06-20 00 UTC, hourly.
   public static let portugal9km = SampleRunSpec()
 
-  /// The number of output times, the initial one included.
-  public var stepCount: Int { hours * 60 / stepMinutes + 1 }
+  /// The number of output times, the initial one included; 0 for a spec with no
+  /// positive step or a negative length, which the generator refuses.
+  public var stepCount: Int {
+    let (minutes, overflow) = hours.multipliedReportingOverflow(by: 60)
+    guard stepMinutes > 0, hours >= 0, !overflow else { return 0 }
+    return minutes / stepMinutes + 1
+  }
 
   /// Rejects specs the generator cannot turn into a sensible run, so that a typo in a
   /// command line fails with a message instead of a division by zero or a huge file.
@@ -83,6 +88,9 @@ public struct SampleRunSpec: Sendable, Equatable {
     guard stepMinutes > 0 else { throw .invalidSpec("stepMinutes must be positive, got \(stepMinutes)") }
     guard hours >= 0, hours <= 24 * 366 else {
       throw .invalidSpec("hours must be between 0 and a year, got \(hours)")
+    }
+    guard stepCount <= 10_000 else {
+      throw .invalidSpec("\(stepCount) output times is more than a sample run needs")
     }
     guard abs(centreLatitude) < 80, abs(centreLongitude) <= 180 else {
       throw .invalidSpec("the centre \(centreLatitude), \(centreLongitude) is outside a Lambert grid's reach")

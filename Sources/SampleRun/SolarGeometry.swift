@@ -32,12 +32,12 @@ struct SolarGeometry: Sendable {
     extraterrestrial = 1361 * (1 + 0.033 * cos(2 * Double.pi * Double(date.dayOfYear) / 365))
   }
 
-  /// The sine of the sun's elevation above the horizon at a point.
-  func sineOfElevation(latitude: Double, longitude: Double) -> Double {
+  /// The sine of the sun's elevation above the horizon at a point, given the sine and
+  /// cosine of its latitude.
+  func sineOfElevation(sinLatitude: Double, cosLatitude: Double, longitude: Double) -> Double {
     let solarMinutes = hourUTC * 60 + equationOfTime + 4 * longitude
     let hourAngle = (solarMinutes / 4 - 180) * .pi / 180
-    let phi = latitude * .pi / 180
-    return sin(phi) * sin(declination) + cos(phi) * cos(declination) * cos(hourAngle)
+    return sinLatitude * sin(declination) + cosLatitude * cos(declination) * cos(hourAngle)
   }
 
   /// Global irradiance on a horizontal surface under a clear sky, W m-2; 0 with the sun

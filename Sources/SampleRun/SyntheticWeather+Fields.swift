@@ -15,41 +15,44 @@ extension SyntheticWeather {
 
   /// Sea-level pressure (hPa) of every cell at an instant.
   func seaLevelPressure(at moment: WeatherScenario.Moment) -> [Double] {
-    (0..<grid.count).map {
-      scenario.seaLevelPressure(east: grid.east[$0], north: grid.north[$0], at: moment)
+    let cells = self.cells
+    var pressure = [Double](repeating: 0, count: cells.count)
+    for index in cells.indices {
+      pressure[index] = scenario.seaLevelPressure(east: cells[index].east, north: cells[index].north, at: moment)
     }
+    return pressure
   }
 
-  /// The earth-relative 10 m wind of a cell, from the pressure field of the whole grid.
-  func earthWind10m(
-    cell: Int, at moment: WeatherScenario.Moment, seaLevelPressure seaLevel: [Double]
-  ) -> (east: Double, north: Double) {
-    let nx = grid.westEast
-    let ny = grid.southNorth
-    let i = cell % nx
-    let j = cell / nx
-    // The gradient on grid axes (centred inside, one-sided at the edges), turned to earth
-    // axes like a wind, hPa per metre to Pa per metre. Map-factor stretching is under 2 %
-    // on a regional grid and is ignored.
+  /// The sea-level pressure gradient at a cell on grid axes, Pa/m: centred inside the
+  /// grid and one-sided at its edges. Map-factor stretching (under 2 % on a regional
+  /// grid) is ignored.
+  static func pressureGradient(
+    cell index: Int, seaLevelPressure seaLevel: [Double], westEast nx: Int, southNorth ny: Int, dx: Double
+  ) -> (x: Double, y: Double) {
+    let i = index % nx
+    let j = index / nx
     let west = j * nx + max(i - 1, 0)
     let east = j * nx + min(i + 1, nx - 1)
     let south = max(j - 1, 0) * nx + i
     let north = min(j + 1, ny - 1) * nx + i
-    let gx = 100 * (seaLevel[east] - seaLevel[west]) / (Double(east - west) * spec.dx)
-    let gy = 100 * (seaLevel[north] - seaLevel[south]) / (Double((north - south) / nx) * spec.dx)
-    let cosA = grid.cosAlpha[cell]
-    let sinA = grid.sinAlpha[cell]
-    return wind10m(
-      cell: cell, at: moment, gradientEast: gx * cosA - gy * sinA, gradientNorth: gx * sinA + gy * cosA)
+    // hPa to Pa.
+    let gx = 100 * (seaLevel[east] - seaLevel[west]) / (Double(east - west) * dx)
+    let gy = 100 * (seaLevel[north] - seaLevel[south]) / (Double((north - south) / nx) * dx)
+    return (gx, gy)
   }
 
   /// The time-dependent fields at an output time, by WRF variable name; `accumulated`
   /// must have been advanced to the same time.
   func fields(minutes: Int, accumulated: PrecipitationAccumulator) -> [String: [Float]] {
-    let count = grid.count
+    let cells = self.cells
+    let count = cells.count
     let levels = spec.levels
+    let (nx, ny, dx) = (spec.westEast, spec.southNorth, spec.dx)
     let moment = scenario.moment(start: start, minutes: Double(minutes))
     let seaLevel = seaLevelPressure(at: moment)
+    var rain = [Precipitation](repeating: Precipitation(), count: count)
+    _ = precipitation(at: moment, into: &rain)
+
     var t2 = [Float](repeating: 0, count: count)
     var q2 = t2
     var psfc = t2
@@ -65,52 +68,68 @@ extension SyntheticWeather {
     var perturbationPressure = cloudFraction
     var basePressure = cloudFraction
     var perturbationTheta = cloudFraction
+    var humidity = [Double](repeating: 0, count: levels)
+    var cloud = humidity
 
-    for cell in 0..<count {
-      let rain = precipitation(cell: cell, at: moment)
-      let column = self.column(cell: cell, at: moment, rain: rain, seaLevelPressure: seaLevel[cell])
-      t2[cell] = Float(column.temperature2m)
-      psfc[cell] = Float(column.surfacePressure)
-      q2[cell] = Float(
+    for index in 0..<count {
+      let cell = cells[index]
+      let surface = self.surface(
+        cell, at: moment, rain: rain[index], seaLevelPressure: seaLevel[index], humidity: &humidity,
+        cloud: &cloud)
+      t2[index] = Float(surface.temperature)
+      psfc[index] = Float(surface.pressure)
+      q2[index] = Float(
         Thermodynamics.mixingRatio(
-          relativeHumidity: column.relativeHumidity2m, kelvin: column.temperature2m,
-          pressure: column.surfacePressure))
+          relativeHumidity: surface.relativeHumidity, kelvin: surface.temperature,
+          pressure: surface.pressure))
 
-      let wind = earthWind10m(cell: cell, at: moment, seaLevelPressure: seaLevel)
-      let cosA = grid.cosAlpha[cell]
-      let sinA = grid.sinAlpha[cell]
+      // The gradient turns from grid to earth axes like a wind.
+      let gradient = Self.pressureGradient(
+        cell: index, seaLevelPressure: seaLevel, westEast: nx, southNorth: ny, dx: dx)
+      let wind = wind10m(
+        cell, at: moment, gradientEast: gradient.x * cell.cosAlpha - gradient.y * cell.sinAlpha,
+        gradientNorth: gradient.x * cell.sinAlpha + gradient.y * cell.cosAlpha)
       // WRF stores grid-relative components: the inverse of the earth rotation.
-      u10[cell] = Float(wind.east * cosA + wind.north * sinA)
-      v10[cell] = Float(-wind.east * sinA + wind.north * cosA)
+      u10[index] = Float(wind.east * cell.cosAlpha + wind.north * cell.sinAlpha)
+      v10[index] = Float(-wind.east * cell.sinAlpha + wind.north * cell.cosAlpha)
 
       let sunHeight = moment.solar.sineOfElevation(
-        latitude: grid.latitudes[cell], longitude: grid.longitudes[cell])
+        sinLatitude: cell.sinLatitude, cosLatitude: cell.cosLatitude, longitude: cell.longitude)
       let clearSky = moment.solar.clearSkyIrradiance(sineOfElevation: sunHeight)
-      swdown[cell] = Float(clearSky * (1 - 0.75 * pow(column.cloudCover, 3.4)))
+      if clearSky > 0 {
+        swdown[index] = Float(clearSky * (1 - 0.75 * pow(surface.cloudCover, 3.4)))
+      }
 
       for k in 0..<levels {
-        let level = self.level(k, cell: cell, column: column, rain: rain)
-        let index = k * count + cell
-        cloudFraction[index] = Float(column.cloudFraction[k])
-        vapour[index] = Float(level.vapour)
-        cloudWater[index] = Float(level.cloudWater)
-        rainWater[index] = Float(level.rainWater)
-        ice[index] = Float(level.ice)
-        snow[index] = Float(level.snow)
-        perturbationPressure[index] = Float(level.pressure - level.basePressure)
-        basePressure[index] = Float(level.basePressure)
-        perturbationTheta[index] = Float(level.potentialTemperature - 300)
+        let level = self.level(
+          k, of: cell, surface: surface, humidity: humidity[k], cloud: cloud[k], rain: rain[index])
+        let slot = k * count + index
+        cloudFraction[slot] = Float(cloud[k])
+        vapour[slot] = Float(level.vapour)
+        cloudWater[slot] = Float(level.cloudWater)
+        rainWater[slot] = Float(level.rainWater)
+        ice[slot] = Float(level.ice)
+        snow[slot] = Float(level.snow)
+        perturbationPressure[slot] = Float(level.pressure - level.basePressure)
+        basePressure[slot] = Float(level.basePressure)
+        perturbationTheta[slot] = Float(level.potentialTemperature - 300)
       }
     }
     return [
       "T2": t2, "Q2": q2, "PSFC": psfc, "U10": u10, "V10": v10, "SWDOWN": swdown,
-      "RAINC": accumulated.convective.map { Float($0) },
-      "RAINNC": accumulated.gridScale.map { Float($0) },
-      "RAINSH": accumulated.shallow.map { Float($0) },
-      "SNOWNC": accumulated.snow.map { Float($0) },
+      "RAINC": Self.floats(accumulated.convective), "RAINNC": Self.floats(accumulated.gridScale),
+      "RAINSH": Self.floats(accumulated.shallow), "SNOWNC": Self.floats(accumulated.snow),
       "CLDFRA": cloudFraction, "QVAPOR": vapour, "QCLOUD": cloudWater, "QRAIN": rainWater,
       "QICE": ice, "QSNOW": snow, "P": perturbationPressure, "PB": basePressure,
       "T": perturbationTheta,
     ]
+  }
+
+  /// Doubles narrowed to what the file stores; a plain loop, because the generic `map`
+  /// is many times slower in the debug builds the tests run in.
+  static func floats(_ values: [Double]) -> [Float] {
+    var result = [Float](repeating: 0, count: values.count)
+    for index in values.indices { result[index] = Float(values[index]) }
+    return result
   }
 }

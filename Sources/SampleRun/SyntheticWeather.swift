@@ -1,8 +1,7 @@
 import Foundation
 
 /// The weather of a sample run, cell by cell: everything that does not change with time
-/// is computed once here, and `precipitation` and `column` evaluate one cell at one
-/// instant from it.
+/// is computed once here, and the methods evaluate one cell at one instant from it.
 ///
 /// The fields are built from a few physical relations rather than drawn independently,
 /// so that tests and demos see consistent data: pressure falls with height by the
@@ -10,32 +9,88 @@ import Foundation
 /// that stays between 25 % and 100 %, clouds sit where the air is saturated and rain
 /// falls from them, and sunshine follows the sun and the clouds.
 struct SyntheticWeather: Sendable {
+  /// What never changes at a cell, gathered in one plain value so that the per-cell
+  /// code reads it with one copy (debug builds copy whole structs of arrays on every
+  /// property access, which dominated the generation time).
+  struct Cell: Sendable {
+    var latitude = 0.0
+    var longitude = 0.0
+    /// Kilometres east and north on the Iberian map.
+    var east = 0.0
+    var north = 0.0
+    var isLand = false
+    var coastDistance = 0.0
+    var height = 0.0
+    /// WRF's dry base-state surface pressure over this terrain, Pa.
+    var baseSurfacePressure = 0.0
+    /// 0 on the coast and over the sea, 1 deep inland: scales the diurnal cycle.
+    var continentality = 0.0
+    /// Position across the front (km, along its motion).
+    var across = 0.0
+    var rainStrength = 0.0
+    var cloudStrength = 0.0
+    var temperatureDetail = 0.0
+    var onshoreEast = 0.0
+    var onshoreNorth = 0.0
+    var cosAlpha = 1.0
+    var sinAlpha = 0.0
+    /// Sine and cosine of the latitude, for the sun.
+    var sinLatitude = 0.0
+    var cosLatitude = 1.0
+    /// The Coriolis parameter, kept away from zero so that geostrophy stays finite near
+    /// the equator.
+    var coriolis = 1e-4
+    /// How much of the geostrophic wind friction leaves at 10 m, and the sine and cosine
+    /// of the angle it turns the wind towards low pressure.
+    var windFactor = 0.0
+    var frictionCos = 1.0
+    var frictionSin = 0.0
+    /// Sea-breeze strength (m/s at full afternoon sun), fading away from the coast.
+    var breeze = 0.0
+    /// The sea-surface temperature's drop in the coastal upwelling, K.
+    var upwelling = 0.0
+  }
+
+  /// The near-surface state of a cell at an instant.
+  struct Surface {
+    var temperature = 0.0
+    var relativeHumidity = 0.0
+    var pressure = 0.0
+    var cloudCover = 0.0
+    /// The diurnal swing part of T2, which stays near the ground.
+    var diurnalAnomaly = 0.0
+  }
+
   let spec: SampleRunSpec
   let start: WRFDate
   let grid: SampleGrid
   let geography: SampleGeography
   let scenario: WeatherScenario
-
-  /// Position of each cell across and along the front, km.
-  let across: [Double]
-  let along: [Double]
-  let rainStrength: [Double]
-  let cloudStrength: [Double]
-  /// 0 on the coast and over the sea, 1 deep inland: scales the diurnal cycle.
-  let continentality: [Double]
-  /// Extra rain over high ground.
-  let orographicFactor: [Double]
+  let cells: [Cell]
+  /// Cells the front can rain on, sorted by their position across it, so that each
+  /// instant visits only the cells under the band.
+  let frontCells: [Int]
+  let frontCellsAcross: [Double]
+  /// Cells high enough for afternoon storms.
+  let mountainCells: [Int]
   /// How far (0…1) each level is from the surface to 500 hPa, in pressure.
   let levelPressureFraction: [Double]
   /// The level's index scaled to 0…1, for profiles that should not depend on the
   /// number of levels.
   let levelHeight: [Double]
 
+  /// The extent of the rain band around the front line, km (negative is behind it).
+  static let bandBehind = -220.0
+  static let bandAhead = 45.0
+  /// Relative humidity at which cloud starts to form in a model layer.
+  static let cloudThreshold = 0.86
+  /// Terrain height above which summer afternoon storms can form, m.
+  static let stormHeight = 600.0
+
   private let convectiveCells: SmoothNoise
   private let stratiformTexture: SmoothNoise
   private let afternoonStorms: SmoothNoise
   private let humidityNoise: SmoothNoise
-  private let temperatureNoise: SmoothNoise
   private let gustEast: SmoothNoise
   private let gustNorth: SmoothNoise
 
@@ -52,192 +107,222 @@ struct SyntheticWeather: Sendable {
     stratiformTexture = SmoothNoise(seed: seeds.next(), spacing: 90)
     afternoonStorms = SmoothNoise(seed: seeds.next(), spacing: 40)
     humidityNoise = SmoothNoise(seed: seeds.next(), spacing: 150)
-    temperatureNoise = SmoothNoise(seed: seeds.next(), spacing: 60)
+    let temperatureNoise = SmoothNoise(seed: seeds.next(), spacing: 60)
     gustEast = SmoothNoise(seed: seeds.next(), spacing: 70)
     gustNorth = SmoothNoise(seed: seeds.next(), spacing: 70)
 
-    across = (0..<grid.count).map {
-      WeatherScenario.acrossFront(east: grid.east[$0], north: grid.north[$0])
+    var cells: [Cell] = []
+    cells.reserveCapacity(grid.count)
+    for index in 0..<grid.count {
+      var cell = Cell()
+      cell.latitude = grid.latitudes[index]
+      cell.longitude = grid.longitudes[index]
+      cell.east = grid.east[index]
+      cell.north = grid.north[index]
+      cell.isLand = geography.isLand[index]
+      cell.coastDistance = geography.coastDistance[index]
+      cell.height = geography.height[index]
+      cell.baseSurfacePressure = Thermodynamics.baseStateSurfacePressure(height: cell.height)
+      cell.continentality = cell.isLand ? IberianRelief.smoothstep(cell.coastDistance / 120) : 0
+      cell.across = WeatherScenario.acrossFront(east: cell.east, north: cell.north)
+      let along = WeatherScenario.alongFront(east: cell.east, north: cell.north)
+      cell.rainStrength = WeatherScenario.rainStrength(along: along, across: cell.across)
+      cell.cloudStrength = WeatherScenario.cloudStrength(along: along)
+      cell.temperatureDetail = temperatureNoise.value(east: cell.east, north: cell.north)
+      cell.onshoreEast = geography.onshoreEast[index]
+      cell.onshoreNorth = geography.onshoreNorth[index]
+      cell.cosAlpha = grid.cosAlpha[index]
+      cell.sinAlpha = grid.sinAlpha[index]
+      let phi = cell.latitude * .pi / 180
+      cell.sinLatitude = sin(phi)
+      cell.cosLatitude = cos(phi)
+      let coriolis = 2 * 7.292e-5 * cell.sinLatitude
+      cell.coriolis = coriolis < 0 ? min(coriolis, -3e-5) : max(coriolis, 3e-5)
+      cell.windFactor =
+        cell.isLand ? 0.42 - 0.12 * IberianRelief.smoothstep(cell.height / 1200) : 0.62
+      // Friction turns the wind towards low pressure: to the left of the geostrophic wind
+      // in the north, to the right in the south.
+      let turn = (cell.isLand ? 30.0 : 15.0) * .pi / 180 * (cell.coriolis < 0 ? -1 : 1)
+      cell.frictionCos = cos(turn)
+      cell.frictionSin = sin(turn)
+      cell.breeze = 4 * exp(-cell.coastDistance / 30)
+      cell.upwelling = cell.isLand ? 0 : 2.2 * exp(-cell.coastDistance / 45)
+      cells.append(cell)
     }
-    along = (0..<grid.count).map {
-      WeatherScenario.alongFront(east: grid.east[$0], north: grid.north[$0])
+    self.cells = cells
+    frontCells = cells.indices.filter { cells[$0].rainStrength > 0 }.sorted {
+      (cells[$0].across, $0) < (cells[$1].across, $1)
     }
-    rainStrength = (0..<grid.count).map { [across, along] in
-      WeatherScenario.rainStrength(along: along[$0], across: across[$0])
-    }
-    cloudStrength = along.map { WeatherScenario.cloudStrength(along: $0) }
-    continentality = (0..<grid.count).map {
-      geography.isLand[$0] ? IberianRelief.smoothstep(geography.coastDistance[$0] / 120) : 0
-    }
-    orographicFactor = geography.height.map { 1 + 0.7 * $0 / 1000 }
+    frontCellsAcross = frontCells.map { cells[$0].across }
+    mountainCells = cells.indices.filter { cells[$0].height > Self.stormHeight }
     let levels = spec.levels
     levelHeight = (0..<levels).map { levels == 1 ? 0 : Double($0) / Double(levels - 1) }
     levelPressureFraction = levelHeight.map { 0.01 + 0.99 * pow($0, 1.3) }
   }
 
-  /// Rain rates in mm/h at one cell: the total (already capped at 8 mm/h, and exactly 0
-  /// outside the rain areas) and the part of it that is convective.
+  /// Rain rates in mm/h at one cell: the total (capped at 8 mm/h, and exactly 0 outside
+  /// the rain areas) and the part of it that is convective.
   struct Precipitation {
-    var total: Double
-    var convective: Double
+    var total = 0.0
+    var convective = 0.0
   }
 
-  func precipitation(cell: Int, at moment: WeatherScenario.Moment) -> Precipitation {
-    let distance = across[cell] - moment.frontPosition
-    let strength = rainStrength[cell]
-    var convective = 0.0
-    var stratiform = 0.0
-    let east = grid.east[cell]
-    let north = grid.north[cell]
-    if strength > 0, distance > -220, distance < 45 {
-      // Cells ride with the front and drift north-east along it.
-      let drift = (
-        east: WeatherScenario.frontSpeed * WeatherScenario.frontNormal.east
-          - 12 * WeatherScenario.frontNormal.north,
-        north: WeatherScenario.frontSpeed * WeatherScenario.frontNormal.north
-          + 12 * WeatherScenario.frontNormal.east
-      )
-      let cells = convectiveCells.value(
-        east: east - drift.east * moment.hours, north: north - drift.north * moment.hours)
-      convective = 5.2 * strength * Self.bump(distance, halfWidth: 45) * max(0, 1 + 1.25 * cells)
-      let texture = stratiformTexture.value(
-        east: east - drift.east * moment.hours, north: north - drift.north * moment.hours)
-      stratiform = 1.7 * strength * Self.bump(distance + 100, halfWidth: 120) * (0.75 + 0.35 * texture)
-    }
-    let height = geography.height[cell]
-    if height > 600 {
-      // Summer heat storms over the mountains in the late afternoon.
-      let hour = moment.solar.localHour(longitude: grid.longitudes[cell])
-      let timing = Self.bump(hour - 16.5, halfWidth: 3.5)
-      if timing > 0 {
-        let spots = afternoonStorms.value(east: east - 15 * moment.hours, north: north - 5 * moment.hours)
-        convective +=
-          4.5 * IberianRelief.smoothstep((height - 600) / 700) * timing * max(0, spots - 0.35) / 0.65
+  /// The rain at every cell at an instant, written into `rain` (one entry per cell,
+  /// all dry on entry); returns the cells that got any.
+  func precipitation(at moment: WeatherScenario.Moment, into rain: inout [Precipitation]) -> [Int] {
+    var wet: [Int] = []
+    // Only cells between the band's edges can get frontal rain.
+    let lowest = moment.frontPosition + Self.bandBehind
+    let highest = moment.frontPosition + Self.bandAhead
+    let first = Self.lowerBound(frontCellsAcross, lowest)
+    let last = Self.lowerBound(frontCellsAcross, highest)
+    for index in frontCells[first..<last] {
+      let value = precipitation(cells[index], at: moment)
+      if value.total > 0 {
+        rain[index] = value
+        wet.append(index)
       }
     }
-    let raw = (convective + stratiform) * orographicFactor[cell]
+    for index in mountainCells {
+      let cell = cells[index]
+      // Mountain cells under the band were done above, storms included.
+      if cell.rainStrength > 0, cell.across >= lowest, cell.across < highest { continue }
+      let value = precipitation(cell, at: moment)
+      if value.total > 0 {
+        rain[index] = value
+        wet.append(index)
+      }
+    }
+    return wet
+  }
+
+  /// The rain at one cell.
+  func precipitation(_ cell: Cell, at moment: WeatherScenario.Moment) -> Precipitation {
+    let distance = cell.across - moment.frontPosition
+    var convective = 0.0
+    var stratiform = 0.0
+    if cell.rainStrength > 0, distance > Self.bandBehind, distance < Self.bandAhead {
+      // Cells ride with the front and drift north-east along it.
+      let normal = WeatherScenario.frontNormal
+      let speed = WeatherScenario.frontSpeed
+      let driftEast = (speed * normal.east - 12 * normal.north) * moment.hours
+      let driftNorth = (speed * normal.north + 12 * normal.east) * moment.hours
+      let showers = convectiveCells.value(east: cell.east - driftEast, north: cell.north - driftNorth)
+      convective =
+        5.2 * cell.rainStrength * Self.bump(distance, halfWidth: Self.bandAhead) * max(0, 1 + 1.25 * showers)
+      let texture = stratiformTexture.value(east: cell.east - driftEast, north: cell.north - driftNorth)
+      stratiform = 1.0 * cell.rainStrength * Self.bump(distance + 100, halfWidth: 120) * (0.75 + 0.35 * texture)
+    }
+    if cell.height > Self.stormHeight {
+      // Summer heat storms over the mountains in the late afternoon.
+      let timing = Self.bump(moment.solar.localHour(longitude: cell.longitude) - 16.5, halfWidth: 3.5)
+      if timing > 0 {
+        let spots = afternoonStorms.value(
+          east: cell.east - 15 * moment.hours, north: cell.north - 5 * moment.hours)
+        convective +=
+          4.5 * IberianRelief.smoothstep((cell.height - Self.stormHeight) / 700) * timing
+          * max(0, spots - 0.35) / 0.65
+      }
+    }
+    let raw = (convective + stratiform) * (1 + 0.7 * cell.height / 1000)
     // Drizzle below 0.12 mm/h is cut so that rain areas have edges and the rest of the
     // domain is exactly dry.
-    guard raw > 0.12 else { return Precipitation(total: 0, convective: 0) }
+    guard raw > 0.12 else { return Precipitation() }
     let total = 8 * tanh((raw - 0.12) / 8)
     return Precipitation(total: total, convective: total * convective / (convective + stratiform))
   }
 
-  /// Everything at one cell and instant that the output needs.
-  struct Column {
-    var temperature2m = 0.0
-    var relativeHumidity2m = 0.0
-    var seaLevelPressure = 0.0
-    var surfacePressure = 0.0
-    var cloudCover = 0.0
-    var relativeHumidity: [Double] = []
-    var cloudFraction: [Double] = []
-    /// The diurnal swing part of T2, which stays near the ground.
-    var diurnalAnomaly = 0.0
-  }
-
   /// Humidity, clouds, temperature and surface pressure of a cell at an instant, given
-  /// its rain and its sea-level pressure (hPa).
-  func column(
-    cell: Int, at moment: WeatherScenario.Moment, rain: Precipitation, seaLevelPressure: Double
-  ) -> Column {
-    var column = Column()
-    let east = grid.east[cell]
-    let north = grid.north[cell]
-    let land = geography.isLand[cell]
-    let coast = geography.coastDistance[cell]
-    let height = geography.height[cell]
-    let inland = continentality[cell]
-    let hour = moment.solar.localHour(longitude: grid.longitudes[cell])
+  /// its rain and its sea-level pressure (hPa). The relative humidity and cloud fraction
+  /// of each level go into `humidity` and `cloud` (one entry per level).
+  func surface(
+    _ cell: Cell, at moment: WeatherScenario.Moment, rain: Precipitation, seaLevelPressure: Double,
+    humidity: inout [Double], cloud: inout [Double]
+  ) -> Surface {
+    var surface = Surface()
+    let hour = moment.solar.localHour(longitude: cell.longitude)
     // +1 in mid-afternoon, −1 before dawn.
     let diurnal = cos(2 * Double.pi * (hour - 14.5) / 24)
-    let distance = across[cell] - moment.frontPosition
-    let moisture = cloudStrength[cell]
-    let humidityDetail = humidityNoise.value(east: east - 15 * moment.hours, north: north)
+    let distance = cell.across - moment.frontPosition
+    let moisture = cell.cloudStrength
+    let humidityDetail = humidityNoise.value(east: cell.east - 15 * moment.hours, north: cell.north)
 
     // Humidity without the front: moist marine air, drier and more diurnal inland.
-    var clearHumidity: Double
-    if land {
-      clearHumidity = 0.70 - 0.22 * inland + 0.06 * humidityDetail - (0.12 + 0.14 * inland) * diurnal
-    } else {
-      clearHumidity = 0.80 + 0.05 * humidityDetail - 0.04 * diurnal
-    }
-    let levels = levelHeight.count
-    column.relativeHumidity = [Double](repeating: 0, count: levels)
-    column.cloudFraction = [Double](repeating: 0, count: levels)
-    for k in 0..<levels {
+    let inland = cell.continentality
+    // Kept below the cloud threshold, so that away from the front the sky is clear.
+    let clearHumidity = min(
+      cell.isLand
+        ? 0.70 - 0.22 * inland + 0.06 * humidityDetail - (0.12 + 0.14 * inland) * diurnal
+        : 0.80 + 0.05 * humidityDetail - 0.04 * diurnal,
+      Self.cloudThreshold)
+    var cover = 0.0
+    for k in levelHeight.indices {
       let h = levelHeight[k]
       // The cloud shield leads the front aloft and trails it in a broad stratiform deck.
       let offset = distance - 60 * h
       let width = offset > 0 ? 100 + 70 * h : 230
-      let band = min(1, 1.15 * moisture * exp(-offset * offset / (2 * width * width)))
-      var humidity: Double
+      // Beyond five widths the band adds under 1e-5; skipping exp there is most cells.
+      let band =
+        offset * offset < 25 * width * width
+        ? min(1, 1.15 * moisture * exp(-offset * offset / (2 * width * width))) : 0
+      var relative: Double
       if k == 0 {
-        humidity = clearHumidity + (1 - clearHumidity) * 0.9 * band
+        relative = clearHumidity + (1 - clearHumidity) * 0.9 * band
       } else {
         let base = 0.58 - 0.22 * h + 0.12 * humidityDetail
-        humidity = base + (1 - base) * band
+        relative = base + (1 - base) * band
       }
       if rain.total > 0, h <= 0.8 {
-        humidity = max(humidity, 0.97 + 0.03 * min(1, rain.total / 2))
+        relative = max(relative, 0.985 + 0.015 * min(1, rain.total / 2))
       }
-      humidity = min(max(humidity, 0.25), 1)
-      column.relativeHumidity[k] = humidity
-      let saturation = min(max((humidity - 0.82) / 0.16, 0), 1)
-      column.cloudFraction[k] = saturation * saturation.squareRoot()
+      relative = min(max(relative, 0.25), 1)
+      humidity[k] = relative
+      let saturation = min(max((relative - Self.cloudThreshold) / (0.99 - Self.cloudThreshold), 0), 1)
+      cloud[k] = saturation * saturation.squareRoot()
+      cover = max(cover, cloud[k])
     }
-    column.cloudCover = column.cloudFraction.max() ?? 0
-    column.relativeHumidity2m = column.relativeHumidity.first ?? clearHumidity
+    surface.cloudCover = cover
+    surface.relativeHumidity = humidity[0]
 
     // Temperature: sea surface or land with its diurnal cycle, then the air mass.
-    let detail = temperatureNoise.value(east: east, north: north)
     var temperature: Double
-    if land {
-      let mean = 293.8 + 4.5 * inland - 0.003 * north - 0.0065 * height + 0.6 * detail
-      let amplitude = (3.0 + 5.5 * inland) * (1 - 0.6 * column.cloudCover)
-      column.diurnalAnomaly = amplitude * diurnal
-      temperature = mean + column.diurnalAnomaly
+    if cell.isLand {
+      let mean =
+        293.8 + 4.5 * inland - 0.003 * cell.north - 0.0065 * cell.height + 0.6 * cell.temperatureDetail
+      surface.diurnalAnomaly = (3.0 + 5.5 * inland) * (1 - 0.6 * cover) * diurnal
+      temperature = mean + surface.diurnalAnomaly
     } else {
-      column.diurnalAnomaly = 0.5 * diurnal
-      temperature = 290.3 - 0.0045 * north - 2.2 * exp(-coast / 45) + column.diurnalAnomaly + 0.3 * detail
+      surface.diurnalAnomaly = 0.5 * diurnal
+      temperature =
+        290.3 - 0.0045 * cell.north - cell.upwelling + surface.diurnalAnomaly + 0.3 * cell.temperatureDetail
     }
     let warmSector = (distance - 150) / 150
     temperature +=
       0.02 * moment.hours - 3.2 * moisture * IberianRelief.smoothstep(-distance / 180)
       + 1.2 * moisture * exp(-warmSector * warmSector) - min(1, rain.total / 3)
-    column.temperature2m = temperature
-    column.seaLevelPressure = seaLevelPressure
-    column.surfacePressure = Thermodynamics.surfacePressure(
-      seaLevel: seaLevelPressure * 100, height: height, surfaceKelvin: temperature)
-    return column
+    surface.temperature = temperature
+    surface.pressure = Thermodynamics.surfacePressure(
+      seaLevel: seaLevelPressure * 100, height: cell.height, surfaceKelvin: temperature)
+    return surface
   }
 
   /// Earth-relative 10 m wind at a cell from the sea-level pressure gradient there
   /// (Pa/m, earth axes): the geostrophic wind slowed and turned towards low pressure by
   /// friction, a sea breeze on summer afternoons and some gustiness.
   func wind10m(
-    cell: Int, at moment: WeatherScenario.Moment, gradientEast: Double, gradientNorth: Double
+    _ cell: Cell, at moment: WeatherScenario.Moment, gradientEast: Double, gradientNorth: Double
   ) -> (east: Double, north: Double) {
-    let latitude = grid.latitudes[cell]
-    var coriolis = 2 * 7.292e-5 * sin(latitude * .pi / 180)
-    // Near the equator geostrophy breaks down; keep the winds finite for odd specs.
-    if abs(coriolis) < 3e-5 { coriolis = coriolis < 0 ? -3e-5 : 3e-5 }
-    let geostrophicEast = -gradientNorth / (1.2 * coriolis)
-    let geostrophicNorth = gradientEast / (1.2 * coriolis)
-    let land = geography.isLand[cell]
-    let height = geography.height[cell]
-    let slowdown = land ? 0.5 - 0.15 * IberianRelief.smoothstep(height / 1200) : 0.72
-    let turn = (land ? 30.0 : 15.0) * .pi / 180 * (coriolis < 0 ? -1 : 1)
-    var east = slowdown * (geostrophicEast * cos(turn) - geostrophicNorth * sin(turn))
-    var north = slowdown * (geostrophicEast * sin(turn) + geostrophicNorth * cos(turn))
+    let geostrophicEast = -gradientNorth / (1.2 * cell.coriolis)
+    let geostrophicNorth = gradientEast / (1.2 * cell.coriolis)
+    var east = cell.windFactor * (geostrophicEast * cell.frictionCos - geostrophicNorth * cell.frictionSin)
+    var north = cell.windFactor * (geostrophicEast * cell.frictionSin + geostrophicNorth * cell.frictionCos)
 
-    let hour = moment.solar.localHour(longitude: grid.longitudes[cell])
-    let breeze =
-      4 * max(0, cos(2 * Double.pi * (hour - 15) / 24)) * exp(-geography.coastDistance[cell] / 30)
-    east += breeze * geography.onshoreEast[cell]
-    north += breeze * geography.onshoreNorth[cell]
-    let x = grid.east[cell] - 20 * moment.hours
-    let y = grid.north[cell] - 5 * moment.hours
+    let hour = moment.solar.localHour(longitude: cell.longitude)
+    let breeze = cell.breeze * max(0, cos(2 * Double.pi * (hour - 15) / 24))
+    east += breeze * cell.onshoreEast
+    north += breeze * cell.onshoreNorth
+    let x = cell.east - 20 * moment.hours
+    let y = cell.north - 5 * moment.hours
     east += 1.1 * gustEast.value(east: x, north: y)
     north += 1.1 * gustNorth.value(east: x, north: y)
 
@@ -251,7 +336,7 @@ struct SyntheticWeather: Sendable {
     return (east, north)
   }
 
-  /// Hydrometeors and thermodynamics on the model levels of one cell.
+  /// Hydrometeors and thermodynamics on one model level of a cell.
   struct Level {
     var pressure = 0.0
     var basePressure = 0.0
@@ -263,25 +348,27 @@ struct SyntheticWeather: Sendable {
     var snow = 0.0
   }
 
-  func level(_ k: Int, cell: Int, column: Column, rain: Precipitation) -> Level {
+  func level(
+    _ k: Int, of cell: Cell, surface: Surface, humidity: Double, cloud: Double, rain: Precipitation
+  ) -> Level {
     let fraction = levelPressureFraction[k]
-    let surface = column.surfacePressure
     var level = Level()
-    level.pressure = surface - (surface - 50_000) * fraction
-    let base = Thermodynamics.baseStateSurfacePressure(height: geography.height[cell])
+    level.pressure = surface.pressure - (surface.pressure - 50_000) * fraction
+    let base = cell.baseSurfacePressure
     level.basePressure = base - (base - 50_000) * fraction
     // Hypsometric thickness with a layer-mean temperature a little below T2, and the
     // day's heating confined to the lowest kilometre or so.
-    let thickness = 29.27 * (column.temperature2m - 12) * log(surface / level.pressure)
+    let thickness = 29.27 * (surface.temperature - 12) * log(surface.pressure / level.pressure)
     let kelvin =
-      column.temperature2m - 0.8 * column.diurnalAnomaly * min(1, fraction * 6) - 0.0065 * thickness
+      surface.temperature - 0.8 * surface.diurnalAnomaly * min(1, fraction * 6) - 0.0065 * thickness
     level.potentialTemperature = Thermodynamics.potentialTemperature(kelvin: kelvin, pressure: level.pressure)
     level.vapour = Thermodynamics.mixingRatio(
-      relativeHumidity: column.relativeHumidity[k], kelvin: kelvin, pressure: level.pressure)
-    let cloud = column.cloudFraction[k]
-    let liquid = min(max((kelvin - 250) / 18, 0), 1)
-    level.cloudWater = cloud * liquid * 3e-4
-    level.ice = cloud * (1 - liquid) * 6e-5
+      relativeHumidity: humidity, kelvin: kelvin, pressure: level.pressure)
+    if cloud > 0 {
+      let liquid = min(max((kelvin - 250) / 18, 0), 1)
+      level.cloudWater = cloud * liquid * 3e-4
+      level.ice = cloud * (1 - liquid) * 6e-5
+    }
     if rain.total > 0 {
       if kelvin > 272 {
         level.rainWater = 1.1e-4 * pow(rain.total, 0.85) * (1 - 0.5 * levelHeight[k])
@@ -298,5 +385,16 @@ struct SyntheticWeather: Sendable {
     guard abs(x) < halfWidth else { return 0 }
     let c = cos(Double.pi * x / (2 * halfWidth))
     return c * c
+  }
+
+  /// The first index whose value is not below `value` in an ascending array.
+  private static func lowerBound(_ values: [Double], _ value: Double) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 }

@@ -95,6 +95,9 @@ enum WRFOutputFile {
   }
 
   private static func define(_ file: NCFile, spec: SampleRunSpec, start: WRFDate) throws {
+    // Global attributes first: NCFile re-reads the whole header after every definition,
+    // which is cheapest while the header is still short.
+    try defineGlobalAttributes(file, spec: spec, start: start)
     try file.defineDimension("Time", length: nil)
     try file.defineDimension("DateStrLen", length: 19)
     try file.defineDimension("west_east", length: spec.westEast)
@@ -121,7 +124,6 @@ enum WRFOutputFile {
         file, variable.name, dimensions: variable.isVolume ? volume : surface,
         description: variable.description, units: variable.units, coordinates: "XLONG XLAT XTIME")
     }
-    try defineGlobalAttributes(file, spec: spec, start: start)
   }
 
   private static func defineField(

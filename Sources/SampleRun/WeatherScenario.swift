@@ -7,6 +7,7 @@ import Foundation
 /// interior every afternoon, and an Atlantic low tracks east along the north of the
 /// domain dragging a cold front whose rain band crosses Portugal on the first and
 /// second days.
+///
 /// The seed shifts the timing and track a little, so that different seeds give different
 /// but equally plausible runs.
 struct WeatherScenario: Sendable {
@@ -29,7 +30,7 @@ struct WeatherScenario: Sendable {
     // hours has rain, reaches the Portuguese coast about 18 hours in and leaves the
     // domain on the third day.
     frontStart = -480 + 30 * generator.nextSigned()
-    lowStart = (-750 + 80 * generator.nextSigned(), 600 + 60 * generator.nextSigned())
+    lowStart = (-750 + 80 * generator.nextSigned(), 680 + 60 * generator.nextSigned())
     lowDrift = (18 + 2 * generator.nextSigned(), -3 + generator.nextSigned())
     pressureNoise = SmoothNoise(seed: generator.next(), spacing: 320)
   }
@@ -79,15 +80,15 @@ struct WeatherScenario: Sendable {
 
   /// Sea-level pressure, hPa.
   func seaLevelPressure(east: Double, north: Double, at moment: Moment) -> Double {
-    let azores = 10 * Self.gaussian(east + 1500, north + 350, 950)
-    let low = -12 * Self.gaussian(east - moment.low.east, north - moment.low.north, 430)
+    let azores = 9 * Self.gaussian(east + 1200, north - 150, 1000)
+    let low = -10 * Self.gaussian(east - moment.low.east, north - moment.low.north, 430)
     let across = Self.acrossFront(east: east, north: north) - moment.frontPosition
     let trough =
       -2.5 * Self.cloudStrength(along: Self.alongFront(east: east, north: north))
       * exp(-across * across / (2 * 110 * 110))
-    let heat = -3.5 * moment.heatLow * Self.gaussian(east - 330, north - 20, 250)
+    let heat = -5 * moment.heatLow * Self.gaussian(east - 330, north - 20, 260)
     let ripple = 0.7 * pressureNoise.value(east: east - 20 * moment.hours, north: north)
-    return 1015 + azores + low + trough + heat + ripple
+    return 1014 + azores + low + trough + heat + ripple
   }
 
   private static func gaussian(_ dx: Double, _ dy: Double, _ sigma: Double) -> Double {

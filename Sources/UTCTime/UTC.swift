@@ -15,7 +15,9 @@ public enum UTC {
   }
 
   /// The calendar fields of Unix seconds.
-  public static func components(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+  public static func components(
+    _ seconds: Int64
+  ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
     let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400)
     let secondOfDay = Int(seconds - Int64(days) * 86_400)
     let (year, month, day) = civil(fromDays: days)

@@ -1,4 +1,5 @@
 import Foundation
+import SampleRun
 
 /// Oracles that check every cell, for property tests of the fast paths. Compiled optimised
 /// even in debug builds (see Package.swift) because they scan whole grids per point.
@@ -104,22 +105,16 @@ public enum BruteForce {
   }
 }
 
-/// A small deterministic generator for property tests.
+/// A small deterministic generator for property tests (SplitMix64 underneath).
 public struct TestRandom {
-  private var state: UInt64
+  private var generator: SplitMix64
 
-  public init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  public mutating func next() -> UInt64 { generator.next() }
 
   /// Uniform in [0, 1).
-  public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+  public mutating func unit() -> Double { generator.unit() }
 
   /// Uniform in `range`.
   public mutating func uniform(_ range: ClosedRange<Double>) -> Double {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PointQuery
+import SampleRun
 import UTCTime
 
 #if canImport(Glibc)
@@ -98,14 +99,19 @@ struct BenchCommand: ParsableCommand {
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
 
     if json {
-      print(JSONText.object(results.map { name, timing in
-        (name, JSONText.object([
-          ("p50_ns", JSONText.number(timing.p50, decimals: 1)),
-          ("p99_ns", JSONText.number(timing.p99, decimals: 1)),
-          ("max_ns", JSONText.number(timing.max, decimals: 1)),
-          ("per_second", JSONText.number(timing.perSecond, decimals: 0)),
-        ]))
-      }))
+      print(
+        JSONText.object(
+          results.map { name, timing in
+            (
+              name,
+              JSONText.object([
+                ("p50_ns", JSONText.number(timing.p50, decimals: 1)),
+                ("p99_ns", JSONText.number(timing.p99, decimals: 1)),
+                ("max_ns", JSONText.number(timing.max, decimals: 1)),
+                ("per_second", JSONText.number(timing.perSecond, decimals: 0)),
+              ])
+            )
+          }))
     } else {
       let h = cube.header
       print(
@@ -178,21 +184,4 @@ struct BenchCommand: ParsableCommand {
     }
     return (corner(grid.latitudes), corner(grid.longitudes))
   }
-}
-
-/// A tiny deterministic generator so that benchmark runs draw the same points.
-struct SplitMix64 {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CubeFormat
+import Foundation
 import Meteorology
 import UTCTime
 
@@ -53,5 +54,3 @@ extension String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ingest
 
 struct IngestCommand: ParsableCommand {
@@ -44,5 +45,3 @@ struct StandardError: TextOutputStream {
     FileHandle.standardError.write(Data(string.utf8))
   }
 }
-
-import Foundation

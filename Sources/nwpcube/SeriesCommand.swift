@@ -39,12 +39,14 @@ struct SeriesCommand: ParsableCommand {
     case .json:
       var members = Answer.provenance(cube: cube, location: location, method: point.method)
       members.append(("times", JSONText.array(times.map(JSONText.string))))
-      members.append((
-        "values",
-        JSONText.object(zip(metrics, columns).map { metric, column in
-          (metric.metric.name, JSONText.array(column.map { JSONText.number($0, decimals: metric.metric.decimals) }))
-        })
-      ))
+      members.append(
+        (
+          "values",
+          JSONText.object(
+            zip(metrics, columns).map { metric, column in
+              (metric.metric.name, JSONText.array(column.map { JSONText.number($0, decimals: metric.metric.decimals) }))
+            })
+        ))
       members.append(("units", Answer.units(metrics)))
       print(JSONText.object(members))
     case .csv:

@@ -110,13 +110,15 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     defer { SampleFiles.remove(directory) }
     let (store, _) = try ingestAllvars(directory)
     let base = ["query", "--store", store, "--time", "2005-09-21T03:00Z"]
-    try expectCleanFailure(base + ["--lat", "45", "--lon", "87"], mentions: ["point 45.0, 87.0 is outside the domain wrf/d01"])
+    try expectCleanFailure(
+      base + ["--lat", "45", "--lon", "87"], mentions: ["point 45.0, 87.0 is outside the domain wrf/d01"])
     // A negative longitude is a value, not a flag; here it is simply outside the domain.
     try expectCleanFailure(base + ["--lat", "-30", "--lon", "-87"], mentions: ["point -30.0, -87.0 is outside"])
     try expectUsageError(base + ["--lat", "95", "--lon", "87"], mentions: ["--lat 95.0 is not a latitude in −90…90"])
     try expectUsageError(base + ["--lat", "nan", "--lon", "87"], mentions: ["--lat"])
     try expectUsageError(base + ["--lat", "30", "--lon", "87", "--method", "cubic"], mentions: ["--method"])
-    try expectCleanFailure(base + ["--lat", "30", "--lon", "87", "--metrics", "temp,tmp"], mentions: ["unknown metric 'tmp'"])
+    try expectCleanFailure(
+      base + ["--lat", "30", "--lon", "87", "--metrics", "temp,tmp"], mentions: ["unknown metric 'tmp'"])
     try expectUsageError(
       ["query", "--store", store, "--lat", "30", "--lon", "87", "--time", "yesterday"],
       mentions: ["--time 'yesterday' is not an ISO 8601 time"])

@@ -18,7 +18,8 @@ private func writeCube(to path: String, width: Int = 5, height: Int = 4, steps: 
     header: header, latitudes: (0..<cells).map { Float($0 / width) }, longitudes: (0..<cells).map { Float($0 % width) },
     destination: path)
   for step in 0..<steps {
-    #expect(writer.write(metric: 0, step: step, values: (0..<cells).map { Double($0) + Double(step) / 10 + 0.004 }) == nil)
+    #expect(
+      writer.write(metric: 0, step: step, values: (0..<cells).map { Double($0) + Double(step) / 10 + 0.004 }) == nil)
     writer.write(metric: 1, step: step, values: (0..<cells).map { step == 0 ? .nan : Double($0) * 0.5 })
   }
   _ = try writer.publish()
@@ -92,17 +93,22 @@ private func flip(_ path: String, at offset: Int) throws {
       #expect(error?.path == path)
       return error?.reason ?? ""
     }
-    #expect(try reason { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(size - 100).write(to: URL(fileURLWithPath: $0)) }
+    #expect(
+      try reason {
+        try Data(contentsOf: URL(fileURLWithPath: good)).prefix(size - 100).write(to: URL(fileURLWithPath: $0))
+      }
       .hasPrefix("truncated: the header says \(size) bytes, the file has \(size - 100)"))
-    #expect(try reason { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(100).write(to: URL(fileURLWithPath: $0)) }
-      .hasPrefix("truncated or not a cube"))
+    #expect(
+      try reason { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(100).write(to: URL(fileURLWithPath: $0)) }
+        .hasPrefix("truncated or not a cube"))
     #expect(try reason { try flip($0, at: size - 3) } == "corrupted: data checksum mismatch in metric rain")
     #expect(try reason { try flip($0, at: 600) } == "corrupted: geometry checksum mismatch")
     #expect(try reason { try flip($0, at: 30) } == "corrupted: header checksum mismatch")
     #expect(try reason { try flip($0, at: 0) } == "not an nwpcube cube: bad magic number")
     #expect(try reason { try flip($0, at: 8) }.hasPrefix("cube format version 0 is not supported"))
-    #expect(try reason { try String(repeating: "x", count: 4000).write(toFile: $0, atomically: true, encoding: .utf8) }
-      == "not an nwpcube cube: bad magic number")
+    #expect(
+      try reason { try String(repeating: "x", count: 4000).write(toFile: $0, atomically: true, encoding: .utf8) }
+        == "not an nwpcube cube: bad magic number")
     let missing = #expect(throws: CubeError.self) { try CubeFile(path: "\(directory)/none.cube") }
     #expect(missing?.reason == "cannot open: No such file or directory")
   }

@@ -87,14 +87,18 @@ private struct RawWRF {
       #expect(location.j * raw.width + location.i == cell)
       for step in 0..<raw.steps {
         let time = cube.time(ofStep: step)
-        func check(_ name: String, _ expected: Double?, tolerance: Double, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func check(
+          _ name: String, _ expected: Double?, tolerance: Double, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
           let value = try cube.value(try metric(name), at: location, time: time)
           guard let expected else {
             #expect(value == nil, "\(name) cell \(cell) step \(step)", sourceLocation: sourceLocation)
             return
           }
-          let actual = try #require(value, "\(name) cell \(cell) step \(step) is missing", sourceLocation: sourceLocation)
-          #expect(abs(actual - expected) <= tolerance, "\(name) cell \(cell) step \(step): \(actual) vs \(expected)",
+          let actual = try #require(
+            value, "\(name) cell \(cell) step \(step) is missing", sourceLocation: sourceLocation)
+          #expect(
+            abs(actual - expected) <= tolerance, "\(name) cell \(cell) step \(step): \(actual) vs \(expected)",
             sourceLocation: sourceLocation)
         }
         let t = raw.at("T2", step, cell)
@@ -109,7 +113,8 @@ private struct RawWRF {
         try check("cloud", raw.cloud(step, cell), tolerance: 0.01)
         // The file starts 12 h into its run (XTIME = 720), so the first step's hourly rain
         // is unknown; later steps are 3-hourly, spread evenly over their hours.
-        let rain = step == 0 ? nil : Swift.max(raw.accumulatedRain(step, cell) - raw.accumulatedRain(step - 1, cell), 0) / 3
+        let rain =
+          step == 0 ? nil : Swift.max(raw.accumulatedRain(step, cell) - raw.accumulatedRain(step - 1, cell), 0) / 3
         try check("rain", rain, tolerance: 0.01)
         let snow = step == 0 ? nil : Swift.max(raw.at("SNOWNC", step, cell) - raw.at("SNOWNC", step - 1, cell), 0) / 3
         try check("snow", snow, tolerance: 0.01)
@@ -143,7 +148,8 @@ private struct RawWRF {
     let report = try WRFIngest.run([copy], options: .init(store: "\(directory)/store"))
     let cube = try Cube(path: report.published[0].path)
     for cell in [0, 9, 44, 79] {
-      let location = try cube.locate(latitude: raw.fixed("XLAT", cell), longitude: raw.fixed("XLONG", cell), method: .nearest)
+      let location = try cube.locate(
+        latitude: raw.fixed("XLAT", cell), longitude: raw.fixed("XLONG", cell), method: .nearest)
       for step in 0..<raw.steps {
         let (u, v) = (raw.at("U10", step, cell), raw.at("V10", step, cell))
         let (c, s) = (raw.fixed("COSALPHA", cell), raw.fixed("SINALPHA", cell))

@@ -78,7 +78,9 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let totals = try files.map { path in
       let file = try NCFile.open(path)
       defer { file.close() }
-      let parts = try ["RAINC", "RAINNC", "RAINSH"].map { try file.readRaw($0, start: [0, 0, 0], count: [1, 80, 135]) }
+      let parts = try ["RAINC", "RAINNC", "RAINSH"].map {
+        try file.readRaw($0, start: [0, 0, 0], count: [1, 80, 135])
+      }
       return (0..<(80 * 135)).map { parts[0][$0] + parts[1][$0] + parts[2][$0] }
     }
     let cell = try #require(totals.last!.indices.max { totals.last![$0] < totals.last![$1] })
@@ -152,6 +154,8 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     // Nothing half-written is left behind, not even the hidden temporary file.
     let leftovers = FileManager.default.enumerator(atPath: "\(directory)/store")?.allObjects as? [String] ?? []
     #expect(leftovers.allSatisfy { !$0.hasSuffix(".cube") && !$0.contains(".tmp.") })
-    #expect(throws: IngestError.self) { try WRFIngest.run([SampleFiles.allvars], options: .init(store: directory, model: "../x")) }
+    #expect(throws: IngestError.self) {
+      try WRFIngest.run([SampleFiles.allvars], options: .init(store: directory, model: "../x"))
+    }
   }
 }

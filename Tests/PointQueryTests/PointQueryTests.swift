@@ -27,7 +27,8 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     for cell in stride(from: 0, to: grid.count, by: 331) {
       let (lat, lon) = (Double(grid.latitudes[cell]), Double(grid.longitudes[cell]))
       let node = try cube.value(temp, at: try cube.locate(latitude: lat, longitude: lon, method: .nearest), time: time)
-      let interpolated = try cube.value(temp, at: try cube.locate(latitude: lat, longitude: lon, method: .bilinear), time: time)
+      let interpolated = try cube.value(
+        temp, at: try cube.locate(latitude: lat, longitude: lon, method: .bilinear), time: time)
       #expect(abs(try #require(node) - (try #require(interpolated))) < 1e-6)
     }
     var random = TestRandom(seed: 11)
@@ -100,13 +101,17 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
   @Test func pointsTimesAndMetricsOutsideTheCubeGetDistinctErrors() throws {
     let store = try ForecastStore(path: sampleStore)
     let cube = try sampleCube()
-    let outside = #expect(throws: QueryError.self) { try store.select(latitude: 38.1294, longitude: 8.9341, method: .nearest) }
+    let outside = #expect(throws: QueryError.self) {
+      try store.select(latitude: 38.1294, longitude: 8.9341, method: .nearest)
+    }
     #expect(outside?.description.contains("is outside the domain wrf/d01") == true)
     #expect(outside?.description.contains("did you mean longitude -8.9341") == true)
     let far = #expect(throws: QueryError.self) { try store.select(latitude: -40, longitude: 120, method: .bilinear) }
     #expect(far?.description.contains("did you mean") == false)
     let late = #expect(throws: QueryError.self) {
-      try cube.value(try cube.metric("temp"), at: try cube.locate(latitude: 39, longitude: -8, method: .nearest), time: cube.lastStep + 1)
+      try cube.value(
+        try cube.metric("temp"), at: try cube.locate(latitude: 39, longitude: -8, method: .nearest),
+        time: cube.lastStep + 1)
     }
     #expect(late?.description.hasPrefix("time 2026-06-20T06:00:01Z is outside run 2026062000") == true)
     let unknown = #expect(throws: QueryError.self) { try cube.metric("tmp") }
@@ -127,10 +132,12 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
       latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), method: .nearest)
     #expect(inner.0.header.domain == "d02")
     let d01 = try #require(forecast.cubes.first { $0.header.domain == "d01" }).locator.grid
-    let outer = try forecast.select(latitude: Double(d01.latitudes[5]), longitude: Double(d01.longitudes[5]), method: .nearest)
+    let outer = try forecast.select(
+      latitude: Double(d01.latitudes[5]), longitude: Double(d01.longitudes[5]), method: .nearest)
     #expect(outer.0.header.domain == "d01")
     let forced = try forecast.select(
-      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), method: .nearest, domain: "d01")
+      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), method: .nearest,
+      domain: "d01")
     #expect(forced.0.header.domain == "d01")
     #expect(throws: QueryError.self) { try forecast.select(latitude: 0, longitude: 0, method: .nearest) }
   }
