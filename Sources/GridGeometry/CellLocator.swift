@@ -28,6 +28,7 @@ public struct CellLocator: Sendable {
   /// Every point inside the grid (edge band included) lies within this angle of its
   /// nearest cell; a point farther from every cell is outside.
   let cosReach: Double
+  let sines = DegreeSineTable()
 
   /// Builds the index. Fails for grids that span a hemisphere or more (global grids need
   /// the regular latitude/longitude locator).
@@ -111,9 +112,10 @@ public struct CellLocator: Sendable {
   /// The nearest cell's flat index and the point's plane coordinates.
   @usableFromInline
   func nearest(latitude: Double, longitude: Double) -> (Int, Double, Double)? {
-    guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else { return nil }
-    let point = UnitVector(latitude: latitude, longitude: longitude)
-    guard let (x, y) = frame.project(point) else { return nil }
+    guard latitude.isFinite, abs(latitude) <= 90,
+      let point = sines.unitVector(latitude: latitude, longitude: longitude),
+      let (x, y) = frame.project(point)
+    else { return nil }
     let column = (x - originX) * inverseBucketSize
     let row = (y - originY) * inverseBucketSize
     // Checked non-negative first, so truncation is the floor (and no libm `floor` call).

@@ -41,6 +41,25 @@ extension Cube {
       }
     case .windSpeed(let u, let v), .windDirection(let u, let v):
       let speed = if case .windSpeed = metric.source { true } else { false }
+      if location.method == .nearest {
+        // Both components are contiguous runs of words at the cell: read them directly.
+        let (uScale, uOffset, vScale, vOffset) = (scales[u], offsets[u], scales[v], offsets[v])
+        file.withSeries(metric: u, cell: location.cell) { east in
+          file.withSeries(metric: v, cell: location.cell) { north in
+            for (index, step) in range.enumerated() {
+              let a = UInt16(littleEndian: east[step])
+              let b = UInt16(littleEndian: north[step])
+              guard a != CubeMetric.missing, b != CubeMetric.missing else {
+                output[index] = .nan
+                continue
+              }
+              let (x, y) = (uOffset + uScale * Double(a), vOffset + vScale * Double(b))
+              output[index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
+            }
+          }
+        }
+        return
+      }
       for (index, step) in range.enumerated() {
         guard let east = spatial(u, step: step, location), let north = spatial(v, step: step, location) else {
           output[index] = .nan

@@ -41,6 +41,9 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, read.")
   var kinds: String?
 
+  @Option(help: "Metrics the single-value kinds draw from (comma-separated; default: all the cube has).")
+  var metrics: String?
+
   func validate() throws {
     guard queries >= Self.batch, queries <= 100_000_000 else {
       throw ValidationError("--queries \(queries) must be in \(Self.batch)…100000000")
@@ -55,7 +58,9 @@ struct BenchCommand: ParsableCommand {
     let times = (0..<queries).map { _ in
       cube.header.firstStep + Int64(random.next() % UInt64(cube.lastStep - cube.header.firstStep + 1))
     }
-    let metrics = cube.availableMetrics
+    let metrics =
+      try metrics?.split(separator: ",").map { name throws(QueryError) in try cube.metric(String(name)) }
+      ?? cube.availableMetrics
     let legacy = try ["temp", "hum", "rain", "cloud", "wind_vel", "wind_dir", "atm_press"].map {
       name throws(QueryError) in try cube.metric(name)
     }
