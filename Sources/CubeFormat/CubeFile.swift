@@ -1,3 +1,5 @@
+import CPrefetch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -69,6 +71,13 @@ public final class CubeFile: @unchecked Sendable {
   @inlinable
   public func word(metric: Int, cell: Int, step: Int) -> UInt16 {
     UInt16(littleEndian: data[metric][cell &* steps &+ step])
+  }
+
+  /// Starts fetching the word of `metric` at `cell` and `step` into the cache, so that a
+  /// read shortly after does not wait for memory. Indices must be in range.
+  @inlinable
+  public func prefetch(metric: Int, cell: Int, step: Int) {
+    nwp_prefetch(data[metric] + (cell &* steps &+ step))
   }
 
   /// Lends the whole series of `metric` at `cell` (one word per step, little-endian).

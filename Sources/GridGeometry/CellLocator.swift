@@ -12,23 +12,23 @@ import Foundation
 public struct CellLocator: Sendable {
   /// The grid being searched.
   public let grid: CurvilinearGrid
-  let frame: GnomonicFrame
-  let points: [UnitVector]
-  let planeX: [Double]
-  let planeY: [Double]
-  let originX: Double
-  let originY: Double
-  let bucketSize: Double
+  @usableFromInline let frame: GnomonicFrame
+  @usableFromInline let points: [UnitVector]
+  @usableFromInline let planeX: [Double]
+  @usableFromInline let planeY: [Double]
+  @usableFromInline let originX: Double
+  @usableFromInline let originY: Double
+  @usableFromInline let bucketSize: Double
   /// 1 / bucketSize, so that finding a bucket multiplies instead of divides.
-  let inverseBucketSize: Double
-  let columns: Int
-  let rows: Int
-  let bucketStart: [Int32]
-  let candidates: [Int32]
+  @usableFromInline let inverseBucketSize: Double
+  @usableFromInline let columns: Int
+  @usableFromInline let rows: Int
+  @usableFromInline let bucketStart: [Int32]
+  @usableFromInline let candidates: [Int32]
   /// Every point inside the grid (edge band included) lies within this angle of its
   /// nearest cell; a point farther from every cell is outside.
-  let cosReach: Double
-  let sines = DegreeSineTable()
+  @usableFromInline let cosReach: Double
+  @usableFromInline let sines = DegreeSineTable()
 
   /// Builds the index. Fails for grids that span a hemisphere or more (global grids need
   /// the regular latitude/longitude locator).
@@ -81,7 +81,19 @@ public struct CellLocator: Sendable {
   /// outermost mass points.
   @inlinable
   public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
-    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude) else { return nil }
+    nearestCell(latitude: latitude, longitude: longitude) { _ in }
+  }
+
+  /// `nearestCell(latitude:longitude:)`, calling `prefetch` with each cell that can still be
+  /// the answer before deciding between them, so that the caller can start fetching the
+  /// data it will read for the winner while the search finishes.
+  @inlinable
+  public func nearestCell(
+    latitude: Double, longitude: Double, prefetch: (Int) -> Void
+  ) -> (i: Int, j: Int)? {
+    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude, candidate: prefetch) else {
+      return nil
+    }
     let (i, j) = indices(of: cell)
     if i > 0, j > 0, i < grid.width - 1, j < grid.height - 1 { return (i, j) }
     // Only an edge cell can be nearest to a point beyond the grid, so only edges pay for
@@ -94,7 +106,13 @@ public struct CellLocator: Sendable {
   /// point is outside the grid.
   @inlinable
   public func position(latitude: Double, longitude: Double) -> GridPosition? {
-    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude),
+    position(latitude: latitude, longitude: longitude) { _ in }
+  }
+
+  /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.
+  @inlinable
+  public func position(latitude: Double, longitude: Double, prefetch: (Int) -> Void) -> GridPosition? {
+    guard let (cell, x, y) = nearest(latitude: latitude, longitude: longitude, candidate: prefetch),
       let (fx, fy) = fractional(cell: cell, x: x, y: y)
     else { return nil }
     let (i, j) = indices(of: cell)
@@ -109,9 +127,10 @@ public struct CellLocator: Sendable {
     return (cell - j * grid.width, j)
   }
 
-  /// The nearest cell's flat index and the point's plane coordinates.
-  @usableFromInline
-  func nearest(latitude: Double, longitude: Double) -> (Int, Double, Double)? {
+  /// The nearest cell's flat index and the point's plane coordinates; `candidate` sees every
+  /// cell of the point's bucket first.
+  @inlinable
+  func nearest(latitude: Double, longitude: Double, candidate: (Int) -> Void) -> (Int, Double, Double)? {
     guard latitude.isFinite, abs(latitude) <= 90,
       let point = sines.unitVector(latitude: latitude, longitude: longitude),
       let (x, y) = frame.project(point)
@@ -123,7 +142,8 @@ public struct CellLocator: Sendable {
     let bucket = Int(row) * columns + Int(column)
     return bucketStart.withUnsafeBufferPointer { starts in
       candidates.withUnsafeBufferPointer { cells in
-        points.withUnsafeBufferPointer { vectors in
+        for k in Int(starts[bucket])..<Int(starts[bucket + 1]) { candidate(Int(cells[k])) }
+        return points.withUnsafeBufferPointer { vectors in
           var best = -1
           var bestDot = cosReach
           for k in Int(starts[bucket])..<Int(starts[bucket + 1]) {

@@ -3,10 +3,11 @@
 /// Great circles become straight lines, so a square in the plane is a convex spherical
 /// quadrilateral, and any grid smaller than a hemisphere maps without a seam (the
 /// dateline and the poles need no special case). The locator buckets cells in this plane.
+@usableFromInline
 struct GnomonicFrame: Sendable {
-  let centre: UnitVector
-  let east: UnitVector
-  let north: UnitVector
+  @usableFromInline let centre: UnitVector
+  @usableFromInline let east: UnitVector
+  @usableFromInline let north: UnitVector
 
   init(centre: UnitVector) {
     self.centre = centre

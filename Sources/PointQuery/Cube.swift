@@ -91,6 +91,50 @@ public final class Cube: Sendable {
   public func locate(
     latitude: Double, longitude: Double, method: InterpolationMethod
   ) throws(QueryError) -> PointLocation {
+    try locate(latitude: latitude, longitude: longitude, method: method) { _ in }
+  }
+
+  /// One value at a latitude, longitude and time: `locate` then `value`, but the data the
+  /// value needs is fetched from memory for each candidate cell while the locator is still
+  /// choosing between them, which hides most of a cache miss in a large cube.
+  @inlinable
+  public func value(
+    _ metric: QueryMetric, latitude: Double, longitude: Double, time: Int64, method: InterpolationMethod
+  ) throws(QueryError) -> Double? {
+    guard time >= firstStep, time <= firstStep + Int64(steps - 1) * stepSeconds else {
+      throw .timeOutsideRun(time: time, run: run, first: firstStep, last: lastStep)
+    }
+    let step = min(Int(Double(time - firstStep) * inverseStep), steps - 1)
+    let (first, second): (Int, Int) =
+      switch metric.source {
+      case .stored(let slot): (slot, slot)
+      case .windSpeed(let u, let v), .windDirection(let u, let v): (u, v)
+      case .absent: (-1, -1)
+      }
+    let cells = locator.grid.count
+    let width = locator.grid.width
+    let location = try locate(latitude: latitude, longitude: longitude, method: method) { cell in
+      guard first >= 0 else { return }
+      file.prefetch(metric: first, cell: cell, step: step)
+      if second != first { file.prefetch(metric: second, cell: cell, step: step) }
+      // A bilinear quad also reads the row below or above the nearest cell.
+      guard method == .bilinear else { return }
+      if cell >= width {
+        file.prefetch(metric: first, cell: cell - width, step: step)
+        if second != first { file.prefetch(metric: second, cell: cell - width, step: step) }
+      }
+      if cell + width < cells {
+        file.prefetch(metric: first, cell: cell + width, step: step)
+        if second != first { file.prefetch(metric: second, cell: cell + width, step: step) }
+      }
+    }
+    return try value(metric, at: location, time: time)
+  }
+
+  @inlinable
+  func locate(
+    latitude: Double, longitude: Double, method: InterpolationMethod, prefetch: (Int) -> Void
+  ) throws(QueryError) -> PointLocation {
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
     }
@@ -99,7 +143,7 @@ public final class Cube: Sendable {
     let width = locator.grid.width
     switch method {
     case .nearest:
-      guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude) else {
+      guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = j * width + i
@@ -107,7 +151,7 @@ public final class Cube: Sendable {
         i: i, j: j, width: width, latitude: Double(locator.grid.latitudes[cell]),
         longitude: Double(locator.grid.longitudes[cell]), method: .nearest)
     case .bilinear:
-      guard let position = locator.position(latitude: latitude, longitude: longitude) else {
+      guard let position = locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = position.j * width + position.i

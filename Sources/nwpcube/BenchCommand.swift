@@ -78,12 +78,12 @@ struct BenchCommand: ParsableCommand {
       if selected.contains(kind) { results.append((kind, try measure(body))) }
     }
     try record("nearest") { q in
-      let location = try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest)
-      sink += try cube.value(drawn[q], at: location, time: times[q]) ?? 0
+      sink +=
+        try cube.value(drawn[q], latitude: points[q].0, longitude: points[q].1, time: times[q], method: .nearest) ?? 0
     }
     try record("bilinear") { q in
-      let location = try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .bilinear)
-      sink += try cube.value(drawn[q], at: location, time: times[q]) ?? 0
+      sink +=
+        try cube.value(drawn[q], latitude: points[q].0, longitude: points[q].1, time: times[q], method: .bilinear) ?? 0
     }
     try record("series24h") { q in
       let location = try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest)

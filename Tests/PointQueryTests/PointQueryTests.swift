@@ -83,6 +83,34 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     #expect(min(direction, 360 - direction) < 0.5)
   }
 
+  @Test func aOneShotValueEqualsLocateThenValue() throws {
+    let cube = try sampleCube()
+    let grid = cube.locator.grid
+    let metrics = cube.availableMetrics
+    var random = TestRandom(seed: 21)
+    for _ in 0..<3_000 {
+      let point = GridSampling.point(
+        x: random.uniform(-0.4...Double(grid.width) - 0.6), y: random.uniform(-0.4...Double(grid.height) - 0.6),
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
+      let time = cube.header.firstStep + Int64(random.next() % UInt64(cube.lastStep - cube.header.firstStep + 1))
+      let metric = metrics[Int(random.next() % UInt64(metrics.count))]
+      for method in InterpolationMethod.allCases {
+        let location = try cube.locate(latitude: point.latitude, longitude: point.longitude, method: method)
+        let expected = try cube.value(metric, at: location, time: time)
+        let oneShot = try cube.value(
+          metric, latitude: point.latitude, longitude: point.longitude, time: time, method: method)
+        #expect(oneShot == expected)
+      }
+    }
+    let temp = try cube.metric("temp")
+    #expect(throws: QueryError.self) {
+      try cube.value(temp, latitude: 38.1294, longitude: 8.9341, time: cube.lastStep, method: .nearest)
+    }
+    #expect(throws: QueryError.self) {
+      try cube.value(temp, latitude: 39, longitude: -8, time: cube.lastStep + 3600, method: .bilinear)
+    }
+  }
+
   @Test func seriesEqualsSingleValuesAtEachStep() throws {
     let cube = try sampleCube()
     for method in InterpolationMethod.allCases {
