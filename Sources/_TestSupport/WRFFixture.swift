@@ -3,11 +3,13 @@ import NetCDF
 /// Builds variants of real NetCDF files for tests: the same file without some variables,
 /// or with some values changed, written through libnetcdf like any model output.
 public enum WRFFixture {
-  /// Copies `source` to `destination`, leaving out `dropping` and passing every numeric
-  /// variable's values through `transform(name, values)`.
+  /// Copies `source` to `destination`, leaving out `dropping`, replacing global attributes
+  /// with `attributes`, passing char variables' rows through `strings(name, rows)` and every
+  /// numeric variable's values through `transform(name, values)`.
   public static func copy(
     _ source: String, to destination: String, dropping: Set<String> = [],
-    format: NCFormat = .netcdf4,
+    attributes: [String: NCAttribute] = [:], format: NCFormat = .netcdf4,
+    strings: (String, [String]) -> [String] = { $1 },
     transform: (String, [Double]) -> [Double] = { $1 }
   ) throws {
     let input = try NCFile.open(source)
@@ -17,7 +19,8 @@ public enum WRFFixture {
     for dimension in input.dimensions {
       try output.defineDimension(dimension.name, length: dimension.isUnlimited ? nil : dimension.length)
     }
-    for (name, value) in input.globalAttributes.sorted(by: { $0.key < $1.key }) {
+    let globals = input.globalAttributes.merging(attributes) { _, replacement in replacement }
+    for (name, value) in globals.sorted(by: { $0.key < $1.key }) {
       try output.setAttribute(name, value)
     }
     let variables = input.variables.values.filter { !dropping.contains($0.name) && $0.type != .string }
@@ -33,7 +36,7 @@ public enum WRFFixture {
       let start = Array(repeating: 0, count: variable.shape.count)
       if variable.type == .char {
         let rows = try input.readStrings(variable.name, start: start, count: variable.shape)
-        try output.writeStrings(variable.name, start: start, count: variable.shape, rows)
+        try output.writeStrings(variable.name, start: start, count: variable.shape, strings(variable.name, rows))
       } else {
         let values = try input.readRaw(variable.name, start: start, count: variable.shape)
         try output.write(variable.name, start: start, count: variable.shape, transform(variable.name, values))

@@ -135,9 +135,9 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let noT2 = "\(directory)/wrfout_no_t2.nc"
     try WRFFixture.copy(SampleFiles.allvars, to: noT2, dropping: ["T2"])
     let hot = "\(directory)/wrfout_hot.nc"
-    try WRFFixture.copy(SampleFiles.allvars, to: hot) { name, values in
-      name == "T2" ? values.map { _ in 1_000 } : values
-    }
+    try WRFFixture.copy(
+      SampleFiles.allvars, to: hot,
+      transform: { name, values in name == "T2" ? values.map { _ in 1_000 } : values })
     let cases: [(String, String)] = [
       (text, "\(text): not a NetCDF file"),
       (noT2, "\(noT2): T2: required variable is missing"),
