@@ -44,7 +44,8 @@ let package = Package(
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "_TestSupport"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),
     .testTarget(
-      name: "IngestTests", dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "_TestSupport"]),
+      name: "IngestTests",
+      dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "UTCTime", "_TestSupport"]),
     .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),

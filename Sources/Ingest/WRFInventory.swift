@@ -1,13 +1,6 @@
 import NetCDF
 import UTCTime
 
-/// One output time in one input file.
-struct StepSource: Equatable {
-  let path: String
-  let index: Int
-  let time: Int64
-}
-
 /// The files of one WRF domain of one run, in time order, with the facts every step shares.
 struct WRFInventory {
   let domain: String
@@ -62,28 +55,7 @@ struct WRFInventory {
       }
     }
     let steps = files.flatMap(\.steps).sorted { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
-    for (a, b) in zip(steps, steps.dropFirst()) where a.time == b.time {
-      throw IngestError(
-        path: b.path,
-        reason:
-          "duplicate step \(UTC.iso8601(b.time)): also in \(a.path) (step \(a.index + 1)); give each output time once")
-    }
-    let stepSeconds = steps.count > 1 ? steps[1].time - steps[0].time : 3600
-    for (a, b) in zip(steps, steps.dropFirst()) where b.time - a.time != stepSeconds {
-      let gap = b.time - a.time
-      throw IngestError(
-        path: b.path,
-        reason: gap > stepSeconds && gap % stepSeconds == 0
-          ? "gap in the time axis: \(UTC.iso8601(a.time)) (\(a.path)) is followed by \(UTC.iso8601(b.time)); \(gap / stepSeconds - 1) step(s) of \(stepSeconds / 60) min missing"
-          : "output times are not evenly spaced: \(UTC.iso8601(a.time)) to \(UTC.iso8601(b.time)) is \(gap / 60) min, earlier steps are \(stepSeconds / 60) min apart"
-      )
-    }
-    guard stepSeconds % 3600 == 0 || 3600 % stepSeconds == 0 else {
-      throw IngestError(
-        path: steps[0].path, variable: "Times",
-        reason: "output step of \(stepSeconds) s neither divides nor is a multiple of an hour; hourly rain is undefined"
-      )
-    }
+    let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "Times")
     return WRFInventory(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: first.runStart,
       startsAtRunStart: steps[0].time == first.runStart, width: first.width, height: first.height,

@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import Ingest
 
+extension Convention: ExpressibleByArgument {}
+
 struct IngestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ingest",
-    abstract: "Derive the metrics of a run's wrfout files and publish one cube per domain.",
+    abstract: "Derive the metrics of a run's NetCDF files (WRF or CF) and publish one cube per domain.",
     discussion: """
       Files may be given in any order, one file with many steps or one file per step; they \
-      are sorted by Times. Duplicate steps, gaps and uneven steps are errors. Metrics whose \
+      are sorted by time (WRF Times or CF time; the convention is detected unless --convention \
+      says). Duplicate steps, gaps and uneven steps are errors. Metrics whose \
       inputs are missing are left out with a warning on standard error. Prints the path of \
       each published cube.
       """
@@ -17,10 +20,13 @@ struct IngestCommand: ParsableCommand {
   @Option(help: "The store directory; cubes go to STORE/<model>/<domain>/<run>.cube.")
   var store: String
 
-  @Option(help: "The model name in the store path.")
-  var model: String = "wrf"
+  @Option(help: "The model name in the store path (default: the convention, wrf or cf).")
+  var model: String?
 
-  @Argument(help: "wrfout NetCDF files of one run.")
+  @Option(help: "How to read the files: auto (detect from the first file), wrf or cf.")
+  var convention: Convention = .auto
+
+  @Argument(help: "NetCDF files of one run: WRF wrfout files, or CF files such as GFS or ERA5 converted to NetCDF.")
   var files: [String]
 
   func validate() throws {
@@ -28,7 +34,7 @@ struct IngestCommand: ParsableCommand {
   }
 
   func run() throws {
-    let report = try WRFIngest.run(files, options: .init(store: store, model: model))
+    let report = try Ingestor.run(files, options: .init(store: store, model: model, convention: convention))
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }
   }

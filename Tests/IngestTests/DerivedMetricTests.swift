@@ -74,7 +74,7 @@ private struct RawWRF {
   func everyDerivedMetricMatchesAnIndependentComputation(path: String) throws {
     let store = SampleFiles.temporaryDirectory("derive")
     defer { SampleFiles.remove(store) }
-    let report = try WRFIngest.run([path], options: .init(store: store))
+    let report = try Ingestor.run([path], options: .init(store: store))
     let cube = try Cube(path: try #require(report.published.first).path)
     let raw = try RawWRF(path)
     #expect(cube.header.steps == raw.steps && cube.header.width == raw.width)
@@ -145,7 +145,7 @@ private struct RawWRF {
     let raw = try RawWRF(SampleFiles.allvars)
     let copy = "\(directory)/wrfout_no_alpha.nc"
     try WRFFixture.copy(SampleFiles.allvars, to: copy, dropping: ["COSALPHA", "SINALPHA"])
-    let report = try WRFIngest.run([copy], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
     let cube = try Cube(path: report.published[0].path)
     for cell in [0, 9, 44, 79] {
       let location = try cube.locate(

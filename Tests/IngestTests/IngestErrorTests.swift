@@ -12,7 +12,7 @@ import _TestSupport
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
-      try WRFIngest.run(paths, options: .init(store: store))
+      try Ingestor.run(paths, options: .init(store: store))
     }
     let text = error?.description ?? ""
     #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)

@@ -12,7 +12,7 @@ private let sampleStore: String = {
   var spec = SampleRunSpec.portugal9km
   spec.hours = 6
   let files = (try? SampleRunGenerator.write(spec, to: "\(directory)/run")) ?? []
-  _ = try? WRFIngest.run(files, options: .init(store: "\(directory)/store"))
+  _ = try? Ingestor.run(files, options: .init(store: "\(directory)/store"))
   return "\(directory)/store"
 }()
 
@@ -151,7 +151,7 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
   @Test func nestedDomainsAnswerFromTheFinestThatContainsThePoint() throws {
     let store = SampleFiles.temporaryDirectory("nested")
     defer { SampleFiles.remove(store) }
-    _ = try WRFIngest.run([SampleFiles.tipD1, SampleFiles.tipD2], options: .init(store: store))
+    _ = try Ingestor.run([SampleFiles.tipD1, SampleFiles.tipD2], options: .init(store: store))
     let forecast = try ForecastStore(path: store)
     let d02 = try #require(forecast.cubes.first { $0.header.domain == "d02" })
     let grid = d02.locator.grid

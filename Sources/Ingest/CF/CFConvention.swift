@@ -1,0 +1,215 @@
+import CubeFormat
+import GridGeometry
+import Meteorology
+import NetCDF
+import UTCTime
+
+/// CF-convention files (e.g. GFS or ERA5 converted to NetCDF): one domain, the grid of the
+/// first file, the time axis of all files, quantities found by standard_name or alias.
+enum CFConvention {
+  static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+    var steps: [StepSource] = []
+    var grid: CFGrid?
+    var reference: Int64?
+    var firstFile: NCFile?
+    defer { firstFile?.close() }
+    for path in paths {
+      let file: NCFile
+      do {
+        file = try NCFile.open(path)
+      } catch {
+        throw IngestError(error)
+      }
+      let fileGrid = try CFGrid(file)
+      if let grid, fileGrid.width != grid.width || fileGrid.height != grid.height {
+        throw IngestError(
+          path: path,
+          reason: "grid is \(fileGrid.width)×\(fileGrid.height) but \(paths[0]) is \(grid.width)×\(grid.height)")
+      }
+      let time = try CFTime(file)
+      steps += time.times.enumerated().map { StepSource(path: path, index: $0.offset, time: $0.element) }
+      grid = grid ?? fileGrid
+      reference = reference ?? time.reference
+      if firstFile == nil { firstFile = file } else { file.close() }
+    }
+    guard let grid, let file = firstFile, let reference else { return [] }
+    steps.sort { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
+    let derivation = try CFDerivation(file: file, grid: grid, stepSeconds: stepSeconds)
+    let reader = CFFieldReader(grid: grid)
+    let centre = (grid.height / 2) * grid.width + grid.width / 2
+    let east = min(centre + 1, grid.latitudes.count - 1)
+    let spacing = GreatCircle.distance(
+      latitude1: Double(grid.latitudes[centre]), longitude1: Double(grid.longitudes[centre]),
+      latitude2: Double(grid.latitudes[east]), longitude2: Double(grid.longitudes[east]))
+    return [
+      IngestPlan(
+        domain: "d01", steps: steps, stepSeconds: stepSeconds,
+        runStart: try runStart(file: file, reference: reference, firstStep: steps[0].time),
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes,
+        projection: CubeProjection(code: 6, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
+        gridSpacing: spacing, metrics: derivation.metrics, warnings: derivation.warnings,
+        derive: { (step) throws(IngestError) in try derivation.derive(step, reader: reader) })
+    ]
+  }
+}
+
+/// The run a CF file belongs to: its `forecast_reference_time` when it has one; else the
+/// time units' reference when that lies up to 16 days before the first step (GRIB
+/// converters count forecast hours from the analysis time); else the first step (a
+/// reanalysis such as ERA5 counts from 1900 and has no run).
+private func runStart(file: NCFile, reference: Int64, firstStep: Int64) throws(IngestError) -> Int64 {
+  if let variable = file.variables["forecast_reference_time"], variable.shape.count <= 1,
+    let units = variable.attributes["units"]?.text, let (unit, base) = CFTime.parse(units)
+  {
+    do {
+      let values = try file.readUnpacked(variable.name, start: variable.shape.map { _ in 0 }, count: variable.shape)
+      if let first = values.first, first.isFinite { return base + Int64((first * unit).rounded()) }
+    } catch {
+      throw IngestError(error)
+    }
+  }
+  return firstStep - reference >= 0 && firstStep - reference <= 16 * 86_400 ? reference : firstStep
+}
+
+/// Which CF quantities feed which metric, decided from the first file.
+struct CFDerivation {
+  let metrics: [Metric]
+  let warnings: [String]
+  private let fields: [String: CFField]
+  private let rainIsFlux: Bool
+
+  init(file: NCFile, grid: CFGrid, stepSeconds: Int64) throws(IngestError) {
+    var fields: [String: CFField] = [:]
+    func find(_ key: String, _ quantity: CFQuantity) throws(IngestError) {
+      if let field = try CFField.find(quantity, in: file, grid: grid) { fields[key] = field }
+    }
+    try find("t", .temperature)
+    try find("td", .dewPoint)
+    try find("rh", .humidity)
+    try find("u", .eastward)
+    try find("v", .northward)
+    try find("msl", .seaLevelPressure)
+    try find("sp", .surfacePressure)
+    try find("pr", .precipitationFlux)
+    try find("tp", .precipitationAmount)
+    try find("cloud", .cloud)
+    try find("sw", .shortwave)
+
+    var metrics: [Metric] = []
+    var warnings: [String] = []
+    func offer(_ metric: Metric, if available: Bool, missing: String) {
+      if available {
+        metrics.append(metric)
+      } else {
+        warnings.append("no \(metric.name): \(missing) not found in \(file.path)")
+      }
+    }
+    let has = { (key: String) in fields[key] != nil }
+    offer(.temp, if: has("t"), missing: "2 m air_temperature (t2m, TMP_2maboveground, …)")
+    offer(
+      .hum, if: has("rh") || (has("t") && has("td")), missing: "2 m relative_humidity, or temperature and dew point,")
+    offer(.dewPoint, if: has("td"), missing: "2 m dew_point_temperature (d2m, …)")
+    // An amount only says how much fell since the previous step when steps are hourly.
+    rainIsFlux = has("pr")
+    let hourlyAmount = has("tp") && stepSeconds == 3600
+    offer(.rain, if: rainIsFlux || hourlyAmount, missing: "precipitation_flux (or an hourly precipitation_amount)")
+    offer(.cloud, if: has("cloud"), missing: "cloud_area_fraction (tcc, …)")
+    if has("u") && has("v") {
+      metrics += [.windU, .windV]
+    } else {
+      warnings.append("no wind: 10 m eastward_wind and northward_wind (u10/v10, …) not found in \(file.path)")
+    }
+    offer(.atmPress, if: has("msl"), missing: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)")
+    offer(.sfcPress, if: has("sp"), missing: "surface_air_pressure (sp, …)")
+    offer(.shortwave, if: has("sw"), missing: "surface_downwelling_shortwave_flux_in_air")
+    guard !metrics.isEmpty else {
+      throw IngestError(
+        path: file.path,
+        reason:
+          "none of the CF quantities nwpcube derives metrics from was found: looked for air_temperature, dew_point_temperature, relative_humidity (2 m), eastward_wind/northward_wind (10 m), air_pressure_at_mean_sea_level, surface_air_pressure, precipitation_flux/amount, cloud_area_fraction, surface_downwelling_shortwave_flux_in_air, by standard_name and the ERA5/GFS short names"
+      )
+    }
+    self.metrics = metrics
+    self.warnings = warnings
+    self.fields = fields
+  }
+
+  func derive(_ step: StepSource, reader: CFFieldReader) throws(IngestError) -> [[Double]] {
+    func read(_ key: String) throws(IngestError) -> [Double] {
+      guard let field = fields[key] else { return [] }
+      return try reader.read(field, at: step)
+    }
+    var output: [[Double]] = []
+    for metric in metrics {
+      switch metric {
+      case .temp: output.append(try read("t"))
+      case .dewPoint: output.append(try read("td"))
+      case .hum:
+        if fields["rh"] != nil {
+          output.append(try read("rh").map { min(max($0, 0), 100) })
+        } else {
+          // RH from temperature and dew point: the ratio of their saturation pressures.
+          let t = try read("t")
+          let td = try read("td")
+          output.append(
+            zip(t, td).map { t, td in
+              let ratio =
+                Thermodynamics.saturationVapourPressure(kelvin: td + Thermodynamics.kelvinOffset)
+                / Thermodynamics.saturationVapourPressure(kelvin: t + Thermodynamics.kelvinOffset)
+              return 100 * min(max(ratio, 0), 1)
+            })
+        }
+      case .rain: output.append(try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) })
+      case .cloud: output.append(try read("cloud"))
+      case .windU: output.append(try read("u"))
+      case .windV: output.append(try read("v"))
+      case .atmPress: output.append(try read("msl"))
+      case .sfcPress: output.append(try read("sp"))
+      case .shortwave: output.append(try read("sw"))
+      default: output.append(Array(repeating: .nan, count: reader.cells))
+      }
+    }
+    return output
+  }
+}
+
+/// Reads one field at one step, keeping the current file open.
+final class CFFieldReader {
+  let grid: CFGrid
+  private var file: NCFile?
+
+  var cells: Int { grid.width * grid.height }
+
+  init(grid: CFGrid) { self.grid = grid }
+
+  deinit { file?.close() }
+
+  func read(_ field: CFField, at step: StepSource) throws(IngestError) -> [Double] {
+    do throws(NCError) {
+      if file?.path != step.path {
+        file?.close()
+        file = try NCFile.open(step.path)
+      }
+      guard let file else { return [] }
+      let variable = try file.variable(field.variable)
+      var start: [Int] = []
+      var count: [Int] = []
+      for (axis, dimension) in variable.dimensions.enumerated() {
+        if axis >= variable.dimensions.count - 2 {
+          start.append(0)
+          count.append(variable.shape[axis])
+        } else if file.dimension(dimension)?.isUnlimited == true || dimension.lowercased().contains("time") {
+          start.append(step.index)
+          count.append(1)
+        } else {
+          start.append(field.level ?? 0)
+          count.append(1)
+        }
+      }
+      return try file.readUnpacked(field.variable, start: start, count: count).map(field.convert)
+    } catch {
+      throw IngestError(error)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import NetCDF
+
+/// A CF file's horizontal grid: 1-D latitude/longitude coordinate variables (a regular or
+/// Gaussian grid) or 2-D ones (curvilinear), found by standard_name, units or name.
+struct CFGrid {
+  let latitudeName: String
+  let longitudeName: String
+  /// The two horizontal dimensions every field ends with, slowest first.
+  let dimensions: [String]
+  let width: Int
+  let height: Int
+  let latitudes: [Float]
+  let longitudes: [Float]
+
+  /// The latitude and longitude variables of `file`, if it has them.
+  static func coordinates(in file: NCFile) -> (latitude: NCVariable, longitude: NCVariable)? {
+    func find(standardName: String, units: Set<String>, names: Set<String>) -> NCVariable? {
+      let matches = file.variables.values.filter { variable in
+        (1...2).contains(variable.shape.count)
+          && (variable.attributes["standard_name"]?.text == standardName
+            || units.contains(variable.attributes["units"]?.text ?? "")
+            || names.contains(variable.name.lowercased()))
+      }
+      // A coordinate variable (named like its dimension) beats auxiliary ones.
+      return matches.sorted { a, b in
+        let (aIsCoordinate, bIsCoordinate) = (a.dimensions == [a.name], b.dimensions == [b.name])
+        return aIsCoordinate != bIsCoordinate ? aIsCoordinate : a.name < b.name
+      }.first
+    }
+    guard
+      let latitude = find(
+        standardName: "latitude", units: ["degrees_north", "degree_north", "degree_N", "degrees_N", "degreeN"],
+        names: ["lat", "latitude", "nav_lat"]),
+      let longitude = find(
+        standardName: "longitude", units: ["degrees_east", "degree_east", "degree_E", "degrees_E", "degreeE"],
+        names: ["lon", "longitude", "nav_lon"])
+    else { return nil }
+    return (latitude, longitude)
+  }
+
+  init(_ file: NCFile) throws(IngestError) {
+    guard let (latitude, longitude) = Self.coordinates(in: file) else {
+      throw IngestError(path: file.path, reason: "no latitude/longitude coordinate variables")
+    }
+    do {
+      let lat = try file.readUnpacked(latitude.name).map(Float.init)
+      let lon = try file.readUnpacked(longitude.name).map(Float.init)
+      switch (latitude.shape.count, longitude.shape.count) {
+      case (1, 1):
+        width = lon.count
+        height = lat.count
+        latitudes = (0..<(width * height)).map { lat[$0 / lon.count] }
+        longitudes = (0..<(width * height)).map { lon[$0 % lon.count] }
+        dimensions = [latitude.dimensions[0], longitude.dimensions[0]]
+      case (2, 2) where latitude.shape == longitude.shape:
+        height = latitude.shape[0]
+        width = latitude.shape[1]
+        latitudes = lat
+        longitudes = lon
+        dimensions = latitude.dimensions
+      default:
+        throw IngestError(
+          path: file.path, variable: "\(latitude.name)/\(longitude.name)",
+          reason: "expected two 1-D coordinate variables or two 2-D arrays of the same shape")
+      }
+      latitudeName = latitude.name
+      longitudeName = longitude.name
+    } catch let error as NCError {
+      throw IngestError(error)
+    } catch let error as IngestError {
+      throw error
+    } catch {
+      throw IngestError(path: file.path, reason: "\(error)")
+    }
+  }
+}

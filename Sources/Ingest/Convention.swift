@@ -1,0 +1,34 @@
+import NetCDF
+
+/// How an input file names and lays out its data.
+public enum Convention: String, Sendable, CaseIterable {
+  /// Decide from the first file.
+  case auto
+  /// WRF-ARW wrfout (`Times`, `T2`, `XLAT`/`XLONG`).
+  case wrf
+  /// CF conventions: latitude/longitude coordinates, `time` with "… since …" units,
+  /// variables found by `standard_name` or the names common converters write.
+  case cf
+
+  /// The convention of `path`; an error lists what was looked for when none matches.
+  static func detect(_ path: String) throws(IngestError) -> Convention {
+    let file: NCFile
+    do {
+      file = try NCFile.open(path)
+    } catch {
+      throw IngestError(error)
+    }
+    defer { file.close() }
+    if file.variables["Times"] != nil || file.variables["XLAT"] != nil || file.globalAttributes["MAP_PROJ"] != nil
+      || (file.globalAttributes["TITLE"]?.text ?? "").contains("WRF")
+    {
+      return .wrf
+    }
+    if CFGrid.coordinates(in: file) != nil { return .cf }
+    throw IngestError(
+      path: path,
+      reason:
+        "no known convention: looked for WRF (Times, XLAT/XLONG, MAP_PROJ or a WRF TITLE) and CF (latitude and longitude coordinate variables, by standard_name, units degrees_north/degrees_east or the names lat/latitude and lon/longitude)"
+    )
+  }
+}

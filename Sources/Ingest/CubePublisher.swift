@@ -1,0 +1,58 @@
+import CubeFormat
+import GridGeometry
+import UTCTime
+
+/// Writes an ingest plan into a cube, streaming step by step, and publishes it atomically.
+enum CubePublisher {
+  static func publish(_ plan: IngestPlan, store: String, model: String) throws(IngestError) -> Ingestor.Published {
+    let first = plan.steps[0]
+    do {
+      _ = try CurvilinearGrid(
+        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes)
+    } catch {
+      throw IngestError(path: first.path, variable: "latitude/longitude", reason: error.description)
+    }
+    let run = UTC.runIdentifier(plan.runStart)
+    let header = CubeHeader(
+      width: plan.width, height: plan.height, steps: plan.steps.count, firstStep: first.time,
+      stepSeconds: plan.stepSeconds, runStart: plan.runStart, model: model, domain: plan.domain,
+      gridSpacing: plan.gridSpacing, projection: plan.projection,
+      metrics: plan.metrics.map {
+        CubeMetric(name: $0.name, unit: $0.unit, temporal: $0.temporal.rawValue, scale: $0.step ?? 1, offset: $0.offset)
+      })
+    let destination = StoreLayout.path(store: store, model: model, domain: plan.domain, run: run)
+    let writer: CubeWriter
+    do {
+      writer = try CubeWriter(
+        header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, destination: destination)
+    } catch {
+      throw IngestError(path: error.path, reason: error.reason)
+    }
+    for (index, step) in plan.steps.enumerated() {
+      let values: [[Double]]
+      do {
+        values = try plan.derive(step)
+      } catch {
+        writer.abandon()
+        throw error
+      }
+      for (slot, metric) in plan.metrics.enumerated() {
+        if let cell = writer.write(metric: slot, step: index, values: values[slot]) {
+          writer.abandon()
+          throw IngestError(
+            path: step.path, variable: metric.name,
+            reason:
+              "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)"
+          )
+        }
+      }
+    }
+    do {
+      let path = try writer.publish()
+      return Ingestor.Published(
+        path: path, domain: plan.domain, run: run, metrics: plan.metrics.map(\.name), steps: plan.steps.count)
+    } catch {
+      throw IngestError(path: error.path, reason: error.reason)
+    }
+  }
+}

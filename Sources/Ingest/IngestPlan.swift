@@ -1,0 +1,23 @@
+import CubeFormat
+import Meteorology
+
+/// What a convention hands to the cube publisher for one domain: identity, grid, time
+/// axis, the metrics it can derive and how to derive them one step at a time.
+struct IngestPlan {
+  let domain: String
+  let steps: [StepSource]
+  let stepSeconds: Int64
+  let runStart: Int64
+  let width: Int
+  let height: Int
+  let latitudes: [Float]
+  let longitudes: [Float]
+  let projection: CubeProjection
+  /// Nominal grid spacing in metres; nested-domain selection prefers the smallest.
+  let gridSpacing: Double
+  let metrics: [Metric]
+  let warnings: [String]
+  /// The values of `metrics` at a step (`[metric][cell]`, NaN where unknown). Called once
+  /// per step in time order, so it may keep state (deaccumulation).
+  let derive: (StepSource) throws(IngestError) -> [[Double]]
+}

@@ -1,0 +1,69 @@
+import CubeFormat
+
+/// Ingests a run's NetCDF files into cubes, one per domain, published atomically in a store.
+public enum Ingestor {
+  /// What to ingest into, and how to read the input.
+  public struct Options: Sendable {
+    /// The store's root directory.
+    public var store: String
+    /// The model name used in the store path; nil uses the convention's name (`wrf`, `cf`).
+    public var model: String?
+    /// How to read the files.
+    public var convention: Convention
+
+    public init(store: String, model: String? = nil, convention: Convention = .auto) {
+      self.store = store
+      self.model = model
+      self.convention = convention
+    }
+  }
+
+  /// One published cube.
+  public struct Published: Sendable, Equatable {
+    /// Where the cube now is.
+    public let path: String
+    /// The domain, e.g. `d01`.
+    public let domain: String
+    /// The run, `yyyyMMddHH`.
+    public let run: String
+    /// The stored metrics.
+    public let metrics: [String]
+    /// Number of time steps.
+    public let steps: Int
+  }
+
+  /// The outcome of an ingest.
+  public struct Report: Sendable {
+    /// The convention the files were read with.
+    public let convention: Convention
+    /// The cubes published, one per domain, in domain order.
+    public let published: [Published]
+    /// Metrics left out and other things an operator should know.
+    public let warnings: [String]
+  }
+
+  /// Reads `paths` (in any order; one file with many steps or one file per step), derives
+  /// the metrics and publishes one cube per domain. Nothing is published for a domain
+  /// whose input has an error; a domain published before the error stays published.
+  public static func run(_ paths: [String], options: Options) throws(IngestError) -> Report {
+    guard let first = paths.first else {
+      throw IngestError(path: "ingest", reason: "no input files given")
+    }
+    let convention = options.convention == .auto ? try Convention.detect(first) : options.convention
+    let model = options.model ?? convention.rawValue
+    guard StoreLayout.isValidComponent(model, maxBytes: 31) else {
+      throw IngestError(
+        path: "--model", reason: "'\(model)' is not a valid model name (letters, digits, _ - ., at most 31 bytes)")
+    }
+    let plans: [IngestPlan]
+    switch convention {
+    case .wrf, .auto: plans = try WRFConvention.plans(paths)
+    case .cf: plans = try CFConvention.plans(paths)
+    }
+    var published: [Published] = []
+    for plan in plans {
+      published.append(try CubePublisher.publish(plan, store: options.store, model: model))
+    }
+    return Report(convention: convention, published: published, warnings: plans.flatMap(\.warnings))
+  }
+}
