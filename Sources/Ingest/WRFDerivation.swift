@@ -15,6 +15,7 @@ struct WRFDerivation {
   private let rainInputs: [String]
   private let bucketInputs: [String]
   private let bucketMillimetres: Double
+  private let cloudFromHumidity: Bool
   private var rain: Deaccumulator
   private var snow: Deaccumulator
 
@@ -46,7 +47,19 @@ struct WRFDerivation {
     bucketMillimetres = inventory.globalAttributes["BUCKET_MM"]?.number ?? -1
     bucketInputs = bucketMillimetres > 0 ? ["I_RAINC", "I_RAINNC"].filter(has) : []
     need(.snow, ["SNOWNC"])
-    need(.cloud, ["CLDFRA"])
+    // Without CLDFRA, cloud follows from the humidity of every model level (the fallback
+    // documented with the metric); without those either, there is no cloud.
+    let humidityInputs = ["QVAPOR", "P", "PB", "T"]
+    cloudFromHumidity = !has("CLDFRA") && humidityInputs.allSatisfy(has)
+    if has("CLDFRA") {
+      metrics.append(.cloud)
+    } else if cloudFromHumidity {
+      metrics.append(.cloud)
+      warnings.append("cloud from model-level relative humidity: CLDFRA is missing in \(file)")
+    } else {
+      let missing = (["CLDFRA"] + humidityInputs.filter { !has($0) }).joined(separator: ", ")
+      warnings.append("no cloud: \(missing) missing in \(file)")
+    }
 
     let missingWind = ["U10", "V10"].filter { !has($0) }
     if missingWind.isEmpty {
@@ -108,6 +121,20 @@ struct WRFDerivation {
         output.append(rain.next(total))
       case .snow:
         output.append(snow.next(try field("SNOWNC")))
+      case .cloud where cloudFromHumidity:
+        let (q, p, pb, t) = (
+          try reader.volume("QVAPOR", at: step), try reader.volume("P", at: step),
+          try reader.volume("PB", at: step), try reader.volume("T", at: step)
+        )
+        var cloud = [Double](repeating: 0, count: cells)
+        for index in q.indices {
+          let rh = Thermodynamics.levelHumidity(
+            mixingRatio: q[index], pascal: p[index] + pb[index], perturbationTheta: t[index])
+          let cell = index % cells
+          let fraction = Thermodynamics.cloudFraction(relativeHumidity: rh)
+          cloud[cell] = fraction.isNaN || cloud[cell].isNaN ? .nan : max(cloud[cell], 100 * fraction)
+        }
+        output.append(cloud)
       case .cloud:
         output.append(try reader.columnMaximum("CLDFRA", at: step).map { 100 * $0 })
       case .windU, .windV:

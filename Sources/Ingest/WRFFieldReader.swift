@@ -40,6 +40,22 @@ final class WRFFieldReader {
 
   /// The maximum over vertical levels of a `(Time, bottom_top, south_north, west_east)` field.
   func columnMaximum(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    let values = try volume(name, at: step)
+    let cells = width * height
+    var maximum = [Double](repeating: -.infinity, count: cells)
+    for level in 0..<(values.count / cells) {
+      for cell in 0..<cells {
+        // NaN (missing) at any level makes the column unknown.
+        let value = values[level * cells + cell]
+        maximum[cell] = value.isNaN || maximum[cell].isNaN ? .nan : max(maximum[cell], value)
+      }
+    }
+    return maximum
+  }
+
+  /// All levels of a `(Time, bottom_top, south_north, west_east)` field at a step, level by
+  /// level.
+  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
     return try reading(name, at: step) { () throws -> [Double] in
       let variable = try file.variable(name)
@@ -51,19 +67,8 @@ final class WRFFieldReader {
           reason:
             "expected (Time, bottom_top, south_north, west_east), found \(variable.dimensions) = \(variable.shape)")
       }
-      let levels = variable.shape[1]
-      let values = try file.readUnpacked(
-        name, start: [step.index, 0, 0, 0], count: [1, levels, height, width])
-      let cells = width * height
-      var maximum = [Double](repeating: -.infinity, count: cells)
-      for level in 0..<levels {
-        for cell in 0..<cells {
-          // NaN (missing) at any level makes the column unknown.
-          let value = values[level * cells + cell]
-          maximum[cell] = value.isNaN || maximum[cell].isNaN ? .nan : max(maximum[cell], value)
-        }
-      }
-      return maximum
+      return try file.readUnpacked(
+        name, start: [step.index, 0, 0, 0], count: [1, variable.shape[1], height, width])
     }
   }
 

@@ -32,4 +32,23 @@ public enum Thermodynamics {
   public static func seaLevelPressure(pascal p: Double, height h: Double, kelvin t: Double) -> Double {
     p * pow(1 - 0.0065 * h / (t + 0.0065 * h), -5.257) / 100
   }
+
+  /// The critical relative humidity above which a model layer starts to hold cloud.
+  public static let criticalHumidity = 0.85
+
+  /// Cloud fraction (0–1) of a model layer from its relative humidity (0–1), after
+  /// Sundqvist (1989): 0 up to the critical humidity, rising to 1 at saturation.
+  public static func cloudFraction(relativeHumidity rh: Double) -> Double {
+    guard rh > criticalHumidity else { return rh.isNaN ? .nan : 0 }
+    return 1 - (max(1 - min(rh, 1), 0) / (1 - criticalHumidity)).squareRoot()
+  }
+
+  /// Relative humidity (0–1, not clamped above) of a model level from WRF's QVAPOR
+  /// (kg/kg), full pressure P + PB (Pa) and perturbation potential temperature T (K).
+  public static func levelHumidity(mixingRatio q: Double, pascal p: Double, perturbationTheta t: Double) -> Double {
+    let kelvin = (t + 300) * pow(p / 100_000, 0.2857)
+    let es = saturationVapourPressure(kelvin: kelvin)
+    let ws = 0.622 * es / (0.01 * p - 0.378 * es)
+    return max(q / ws, 0)
+  }
 }

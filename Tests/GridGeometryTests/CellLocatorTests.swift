@@ -62,6 +62,19 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
     try checkAgainstBruteForce(grid, seed: 99)
   }
 
+  /// The real MM5 domain (Lambert 117×78 cross points, lat/lon(x_cross, y_cross)): the
+  /// locator needs nothing but the 2-D coordinates.
+  @Test func nearestCellEqualsBruteForceOnTheMM5Geometry() throws {
+    let file = try NCFile.open(SampleFiles.grid("mm5/mm5_d2_terrain.nc"))
+    defer { file.close() }
+    let shape = try file.variable("lat").shape
+    let grid = try CurvilinearGrid(
+      width: shape[1], height: shape[0], latitudes: try file.readFloats("lat", start: [0, 0], count: shape),
+      longitudes: try file.readFloats("lon", start: [0, 0], count: shape))
+    #expect(grid.count == 117 * 78)
+    try checkAgainstBruteForce(grid, seed: 117)
+  }
+
   @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator])
   func pointsBeyondTheEdgeBandAreOutside(path: String) throws {
     let grid = try loadGrid(path)

@@ -48,7 +48,9 @@ private struct RawWRF {
     for name in ["COSALPHA", "SINALPHA", "HGT", "XLAT", "XLONG"] {
       fields[name] = try file.readRaw(name, start: [0, 0], count: [height, width])
     }
-    fields["CLDFRA"] = try file.readRaw("CLDFRA", start: [0, 0, 0, 0], count: [steps, levels, height, width])
+    for name in ["CLDFRA", "QVAPOR", "P", "PB", "T"] {
+      fields[name] = try file.readRaw(name, start: [0, 0, 0, 0], count: [steps, levels, height, width])
+    }
   }
 
   func at(_ name: String, _ step: Int, _ cell: Int) -> Double {
@@ -60,6 +62,22 @@ private struct RawWRF {
   func cloud(_ step: Int, _ cell: Int) -> Double {
     let cells = width * height
     return 100 * (0..<levels).map { fields["CLDFRA"]![(step * levels + $0) * cells + cell] }.max()!
+  }
+
+  /// The fallback cloud: Sundqvist fractions (RHc 0.85) of every level's humidity, maximum.
+  func humidityCloud(_ step: Int, _ cell: Int) -> Double {
+    let cells = width * height
+    var best = 0.0
+    for level in 0..<levels {
+      let k = (step * levels + level) * cells + cell
+      let p = fields["P"]![k] + fields["PB"]![k]
+      let kelvin = (fields["T"]![k] + 300) * pow(p / 100_000, 0.2857)
+      let es = 6.112 * exp(17.67 * (kelvin - 273.15) / (kelvin - 29.65))
+      let rh = Swift.max(fields["QVAPOR"]![k] / (0.622 * es / (0.01 * p - 0.378 * es)), 0)
+      let fraction = rh <= 0.85 ? 0 : 1 - (Swift.max(1 - Swift.min(rh, 1), 0) / 0.15).squareRoot()
+      best = Swift.max(best, 100 * fraction)
+    }
+    return best
   }
 
   func accumulatedRain(_ step: Int, _ cell: Int) -> Double {
@@ -135,6 +153,31 @@ private struct RawWRF {
         #expect(difference <= angular, "wind_dir cell \(cell) step \(step)")
       }
     }
+  }
+
+  /// Without CLDFRA, cloud comes from the relative humidity of every model level.
+  @Test func cloudFallsBackToModelLevelHumidityWithoutCLDFRA() throws {
+    let directory = SampleFiles.temporaryDirectory("cloud-fallback")
+    defer { SampleFiles.remove(directory) }
+    let copy = "\(directory)/wrfout_no_cldfra.nc"
+    try WRFFixture.copy(SampleFiles.allvars, to: copy, dropping: ["CLDFRA"])
+    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    #expect(report.warnings.contains("cloud from model-level relative humidity: CLDFRA is missing in \(copy)"))
+    let cube = try Cube(path: report.published[0].path)
+    let raw = try RawWRF(SampleFiles.allvars)
+    var cloudy = 0
+    for cell in 0..<(raw.width * raw.height) {
+      let location = try cube.locate(
+        latitude: raw.fixed("XLAT", cell), longitude: raw.fixed("XLONG", cell), method: .nearest)
+      for step in 0..<raw.steps {
+        let expected = raw.humidityCloud(step, cell)
+        if expected > 0 { cloudy += 1 }
+        let value = try #require(try cube.value(try cube.metric("cloud"), at: location, time: cube.time(ofStep: step)))
+        #expect(abs(value - expected) <= 0.01, "cell \(cell) step \(step)")
+      }
+    }
+    // The check is not of zeros only: some columns of the real file are humid enough.
+    #expect(cloudy > 0)
   }
 
   /// Without COSALPHA/SINALPHA the rotation comes from the Lambert cone; on the real file it

@@ -117,7 +117,8 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let report = try Ingestor.run([SampleFiles.tipD2, SampleFiles.tipD1], options: .init(store: store, model: "tip"))
     #expect(report.published.map(\.domain) == ["d01", "d02"])
     #expect(report.published.allSatisfy { $0.metrics == ["temp"] })
-    #expect(report.warnings.contains { $0.contains("no cloud: CLDFRA is missing in \(SampleFiles.tipD1)") })
+    #expect(
+      report.warnings.contains { $0.contains("no cloud: CLDFRA, QVAPOR, P, PB, T missing in \(SampleFiles.tipD1)") })
     #expect(report.warnings.contains { $0.contains("no wind: U10, V10 missing") })
     let cube = try Cube(path: report.published[1].path)
     #expect(cube.header.gridSpacing == 10_000)
