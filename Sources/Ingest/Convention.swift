@@ -6,6 +6,8 @@ public enum Convention: String, Sendable, CaseIterable {
   case auto
   /// WRF-ARW wrfout (`Times`, `T2`, `XLAT`/`XLONG`).
   case wrf
+  /// MM5 output converted to NetCDF by the archiver (`t2`, `latitcrs`, `pstarcrs`, …).
+  case mm5
   /// CF conventions: latitude/longitude coordinates, `time` with "… since …" units,
   /// variables found by `standard_name` or the names common converters write.
   case cf
@@ -24,11 +26,12 @@ public enum Convention: String, Sendable, CaseIterable {
     {
       return .wrf
     }
+    if MM5Convention.markers.contains(where: { file.variables[$0] != nil }) { return .mm5 }
     if CFGrid.coordinates(in: file) != nil { return .cf }
     throw IngestError(
       path: path,
       reason:
-        "no known convention: looked for WRF (Times, XLAT/XLONG, MAP_PROJ or a WRF TITLE) and CF (latitude and longitude coordinate variables, by standard_name, units degrees_north/degrees_east or the names lat/latitude and lon/longitude)"
+        "no known convention: looked for WRF (Times, XLAT/XLONG, MAP_PROJ or a WRF TITLE), MM5 (latitcrs, longicrs, pstarcrs or map_proj_code) and CF (latitude and longitude coordinate variables, by standard_name, units degrees_north/degrees_east or the names lat/latitude and lon/longitude)"
     )
   }
 }

@@ -58,6 +58,7 @@ public enum Ingestor {
     let plans: [IngestPlan]
     switch convention {
     case .wrf, .auto: plans = try WRFConvention.plans(paths)
+    case .mm5: plans = try MM5Convention.plans(paths)
     case .cf: plans = try CFConvention.plans(paths)
     }
     var published: [Published] = []

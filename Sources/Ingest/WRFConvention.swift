@@ -17,7 +17,12 @@ enum WRFConvention {
     let first = inventory.steps[0]
     let latitudes = try reader.field("XLAT", at: first).map(Float.init)
     let longitudes = try reader.field("XLONG", at: first).map(Float.init)
-    var derivation = try WRFDerivation(inventory: inventory, longitudes: longitudes)
+    var derivation = try WRFDerivation(
+      DerivationInput(
+        available: Set(inventory.variables.keys), attributes: inventory.globalAttributes,
+        stepSeconds: inventory.stepSeconds, startsAtRunStart: inventory.startsAtRunStart,
+        label: inventory.firstPath),
+      longitudes: longitudes)
     let attributes = inventory.globalAttributes
     return IngestPlan(
       domain: inventory.domain, steps: inventory.steps, stepSeconds: inventory.stepSeconds,

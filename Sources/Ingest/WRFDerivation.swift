@@ -2,7 +2,8 @@ import Meteorology
 import NetCDF
 import UTCTime
 
-/// Derives the stored metrics of DESIGN §4 from one WRF step at a time.
+/// Derives the stored metrics of DESIGN §4 from one step of WRF-named fields at a time
+/// (WRF files directly, MM5 through a translating `FieldSource`).
 ///
 /// Built once per domain from the variables of its first file: a metric whose inputs are
 /// missing is left out with a warning; a required input (T2) is checked by the inventory.
@@ -19,9 +20,9 @@ struct WRFDerivation {
   private var rain: Deaccumulator
   private var snow: Deaccumulator
 
-  init(inventory: WRFInventory, longitudes: [Float]) throws(IngestError) {
-    let has = { (name: String) in inventory.variables[name] != nil }
-    let file = inventory.firstPath
+  init(_ input: DerivationInput, longitudes: [Float]) throws(IngestError) {
+    let has = { (name: String) in input.available.contains(name) }
+    let file = input.label
     var metrics: [Metric] = [.temp]
     var warnings: [String] = []
     func need(_ metric: Metric, _ inputs: [String]) {
@@ -44,7 +45,7 @@ struct WRFDerivation {
       warnings.append("no rain: RAINC and RAINNC are missing in \(file)")
     }
     // Bucketed accumulations (BUCKET_MM > 0) count whole buckets in I_RAINC/I_RAINNC.
-    bucketMillimetres = inventory.globalAttributes["BUCKET_MM"]?.number ?? -1
+    bucketMillimetres = input.attributes["BUCKET_MM"]?.number ?? -1
     bucketInputs = bucketMillimetres > 0 ? ["I_RAINC", "I_RAINNC"].filter(has) : []
     need(.snow, ["SNOWNC"])
     // Without CLDFRA, cloud follows from the humidity of every model level (the fallback
@@ -68,7 +69,7 @@ struct WRFDerivation {
         metrics += [.windU, .windV]
       } else {
         do {
-          rotation = try WindRotation.fromProjection(attributes: inventory.globalAttributes, longitudes: longitudes)
+          rotation = try WindRotation.fromProjection(attributes: input.attributes, longitudes: longitudes)
           metrics += [.windU, .windV]
         } catch {
           rotation = nil
@@ -85,12 +86,12 @@ struct WRFDerivation {
 
     self.metrics = metrics
     self.warnings = warnings
-    rain = Deaccumulator(stepSeconds: inventory.stepSeconds, startsAtRunStart: inventory.startsAtRunStart)
+    rain = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
     snow = rain
   }
 
   /// The metrics' values at one step (`[metric][cell]`, NaN where unknown), in `metrics` order.
-  mutating func derive(_ step: StepSource, reader: WRFFieldReader) throws(IngestError) -> [[Double]] {
+  mutating func derive(_ step: StepSource, reader: some FieldSource) throws(IngestError) -> [[Double]] {
     var fields: [String: [Double]] = [:]
     func field(_ name: String) throws(IngestError) -> [Double] {
       if let cached = fields[name] { return cached }

@@ -2,7 +2,7 @@ import NetCDF
 
 /// Reads the fields of one output step, keeping the current file open while consecutive
 /// steps come from it.
-final class WRFFieldReader {
+final class WRFFieldReader: FieldSource {
   let width: Int
   let height: Int
   private var file: NCFile?
@@ -36,21 +36,6 @@ final class WRFFieldReader {
           reason: "expected a 2-D surface field, found dimensions \(variable.dimensions)")
       }
     }
-  }
-
-  /// The maximum over vertical levels of a `(Time, bottom_top, south_north, west_east)` field.
-  func columnMaximum(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
-    let values = try volume(name, at: step)
-    let cells = width * height
-    var maximum = [Double](repeating: -.infinity, count: cells)
-    for level in 0..<(values.count / cells) {
-      for cell in 0..<cells {
-        // NaN (missing) at any level makes the column unknown.
-        let value = values[level * cells + cell]
-        maximum[cell] = value.isNaN || maximum[cell].isNaN ? .nan : max(maximum[cell], value)
-      }
-    }
-    return maximum
   }
 
   /// All levels of a `(Time, bottom_top, south_north, west_east)` field at a step, level by

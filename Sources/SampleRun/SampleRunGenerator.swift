@@ -54,6 +54,13 @@ public enum SampleRunGenerator {
     }
   }
 
+  /// Writes the run as one MM5 file in the NetCDF layout of the MM5 "archiver" converter
+  /// (see `MM5OutputFile`): the same weather as the WRF sample under MM5's names and units.
+  public static func writeMM5(_ spec: SampleRunSpec = .portugal9km, to path: String) throws {
+    let start = try spec.validated()
+    try MM5OutputFile.write(spec, start: start, to: path)
+  }
+
   private static func createDirectory(_ directory: String) throws {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -20,10 +20,10 @@ struct IngestCommand: ParsableCommand {
   @Option(help: "The store directory; cubes go to STORE/<model>/<domain>/<run>.cube.")
   var store: String
 
-  @Option(help: "The model name in the store path (default: the convention, wrf or cf).")
+  @Option(help: "The model name in the store path (default: the convention: wrf, mm5 or cf).")
   var model: String?
 
-  @Option(help: "How to read the files: auto (detect from the first file), wrf or cf.")
+  @Option(help: "How to read the files: auto (detect from the first file), wrf, mm5 or cf.")
   var convention: Convention = .auto
 
   @Argument(help: "NetCDF files of one run: WRF wrfout files, or CF files such as GFS or ERA5 converted to NetCDF.")

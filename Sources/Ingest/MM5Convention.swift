@@ -1,0 +1,173 @@
+import CubeFormat
+import NetCDF
+
+/// MM5 output converted to NetCDF by the "archiver": lower-case names, cross-point
+/// coordinates `latitcrs`/`longicrs` on (i south→north, j west→east), time in "minutes
+/// since <start>", rain_con/rain_non in cm, pressure as pstarcrs + ptop + pp (top level
+/// first), projection as scalars (`map_proj_code`, `stdlat_1`, `stdlat_2`, `stdlon`,
+/// `grid_ds` in km). Read through a `FieldSource` that presents WRF names and units, so
+/// the metrics are derived by the same code as WRF's.
+enum MM5Convention {
+  /// Variables whose presence marks a file as MM5.
+  static let markers = ["latitcrs", "longicrs", "pstarcrs", "map_proj_code"]
+
+  static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+    var steps: [StepSource] = []
+    var reference: Int64?
+    var first: NCFile?
+    defer { first?.close() }
+    for path in paths {
+      let file: NCFile
+      do {
+        file = try NCFile.open(path)
+      } catch {
+        throw IngestError(error)
+      }
+      for required in ["latitcrs", "longicrs", "t2"] where file.variables[required] == nil {
+        throw IngestError(path: path, variable: required, reason: "required MM5 variable is missing")
+      }
+      let time = try CFTime(file)
+      steps += time.times.enumerated().map { StepSource(path: path, index: $0.offset, time: $0.element) }
+      reference = reference ?? time.reference
+      if first == nil { first = file } else { file.close() }
+    }
+    guard let file = first, let reference else { return [] }
+    steps.sort { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
+    let source = try MM5FieldSource(path: file.path)
+    let latitudes = try source.coordinate("latitcrs")
+    let longitudes = try source.coordinate("longicrs")
+    let scalar = { (name: String) in source.scalars[name] ?? .nan }
+    let attributes: [String: NCAttribute] = [
+      "MAP_PROJ": .integers([Int64(scalar("map_proj_code").isNaN ? 0 : scalar("map_proj_code"))]),
+      "TRUELAT1": .reals([scalar("stdlat_1")]), "TRUELAT2": .reals([scalar("stdlat_2")]),
+      "STAND_LON": .reals([scalar("stdlon")]),
+    ]
+    var derivation = try WRFDerivation(
+      DerivationInput(
+        available: source.available, attributes: attributes, stepSeconds: stepSeconds,
+        startsAtRunStart: steps[0].time == reference, label: file.path),
+      longitudes: longitudes)
+    let spacing = scalar("grid_ds") * 1000
+    return [
+      IngestPlan(
+        domain: "d01", steps: steps, stepSeconds: stepSeconds, runStart: reference, width: source.width,
+        height: source.height, latitudes: latitudes, longitudes: longitudes,
+        projection: CubeProjection(
+          code: UInt32(max(0, scalar("map_proj_code").isNaN ? 0 : scalar("map_proj_code"))),
+          parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
+        gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics, warnings: derivation.warnings,
+        derive: { (step) throws(IngestError) in try derivation.derive(step, reader: source) })
+    ]
+  }
+}
+
+/// MM5 archiver fields under WRF's names and units.
+final class MM5FieldSource: FieldSource {
+  let width: Int
+  let height: Int
+  let scalars: [String: Double]
+  /// The WRF names this file can provide.
+  let available: Set<String>
+  private let rainToMillimetres: Double
+  private var file: NCFile
+
+  deinit { file.close() }
+
+  /// WRF name → MM5 name for the fields that need no more than renaming.
+  private static let renamed = [
+    "T2": "t2", "Q2": "q2", "U10": "u10", "V10": "v10", "HGT": "terrain", "SWDOWN": "swdown",
+  ]
+
+  /// Opens its own handle on `path`: the source outlives the scan that found the file.
+  init(path: String) throws(IngestError) {
+    let file: NCFile
+    do {
+      file = try NCFile.open(path)
+    } catch {
+      throw IngestError(error)
+    }
+    self.file = file
+    let shape = (try? file.variable("latitcrs").shape) ?? []
+    guard shape.count == 2 else {
+      throw IngestError(path: file.path, variable: "latitcrs", reason: "expected latitcrs(i, j)")
+    }
+    height = shape[0]
+    width = shape[1]
+    var scalars: [String: Double] = [:]
+    for name in ["ptop", "stdlat_1", "stdlat_2", "stdlon", "conefac", "grid_ds", "map_proj_code"] {
+      if let variable = file.variables[name], variable.shape.isEmpty,
+        let value = try? file.readUnpacked(name).first
+      {
+        scalars[name] = value
+      }
+    }
+    self.scalars = scalars
+    let rainUnits = file.variables["rain_con"]?.attributes["units"]?.text ?? "cm"
+    switch rainUnits {
+    case "cm": rainToMillimetres = 10
+    case "mm": rainToMillimetres = 1
+    default:
+      throw IngestError(path: file.path, variable: "rain_con", reason: "units \"\(rainUnits)\" are not cm or mm")
+    }
+    var available = Set(Self.renamed.filter { file.variables[$0.value] != nil }.keys)
+    if file.variables["rain_con"] != nil { available.insert("RAINC") }
+    if file.variables["rain_non"] != nil { available.insert("RAINNC") }
+    if ["pstarcrs", "pp"].allSatisfy({ file.variables[$0] != nil }), scalars["ptop"] != nil {
+      available.insert("PSFC")
+    }
+    self.available = available
+  }
+
+  func coordinate(_ name: String) throws(IngestError) -> [Float] {
+    do {
+      return try file.readUnpacked(name, start: [0, 0], count: [height, width]).map(Float.init)
+    } catch {
+      throw IngestError(error)
+    }
+  }
+
+  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    do {
+      if file.path != step.path {
+        file.close()
+        file = try NCFile.open(step.path)
+      }
+      switch name {
+      case "RAINC", "RAINNC":
+        return try surface(name == "RAINC" ? "rain_con" : "rain_non", step).map { $0 * rainToMillimetres }
+      case "PSFC":
+        // The surface pressure is the reference p* plus the top plus the lowest level's
+        // perturbation (the last level: MM5 counts levels from the top).
+        let pstar = try surface("pstarcrs", step)
+        let levels = try file.variable("pp").shape[1]
+        let pp = try file.readUnpacked(
+          "pp", start: [step.index, levels - 1, 0, 0], count: [1, 1, height, width])
+        let top = scalars["ptop"] ?? 0
+        return zip(pstar, pp).map { $0 + top + $1 }
+      default:
+        guard let mm5 = Self.renamed[name] else {
+          throw IngestError(path: step.path, variable: name, reason: "no MM5 equivalent")
+        }
+        return try surface(mm5, step)
+      }
+    } catch let error as NCError {
+      throw IngestError(error)
+    } catch let error as IngestError {
+      throw error
+    } catch {
+      throw IngestError(path: step.path, variable: name, reason: "\(error)")
+    }
+  }
+
+  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    throw IngestError(path: step.path, variable: name, reason: "no 3-D MM5 field is read")
+  }
+
+  private func surface(_ name: String, _ step: StepSource) throws -> [Double] {
+    let variable = try file.variable(name)
+    return variable.shape.count == 3
+      ? try file.readUnpacked(name, start: [step.index, 0, 0], count: [1, height, width])
+      : try file.readUnpacked(name, start: [0, 0], count: [height, width])
+  }
+}
