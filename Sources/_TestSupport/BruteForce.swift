@@ -124,9 +124,10 @@ public struct TestRandom {
 
 /// Grid-space helpers for tests that need points with a known position on a grid.
 public enum GridSampling {
-  /// Latitude/longitude at fractional grid position (x, y) by bilinear interpolation of the
-  /// four surrounding cell coordinates: inside the grid for positions within it, and
-  /// extrapolated from the outer quad for positions beyond an edge.
+  /// Latitude/longitude at fractional grid position (x, y), by bilinear interpolation of the
+  /// four surrounding cells' unit vectors: inside the grid for positions within it, and
+  /// extrapolated from the outer quad beyond an edge. Interpolating vectors rather than
+  /// degrees keeps points right across the antimeridian and near the poles.
   public static func point(
     x: Double, y: Double, width: Int, height: Int, latitudes: [Float], longitudes: [Float]
   ) -> (latitude: Double, longitude: Double) {
@@ -134,13 +135,19 @@ public enum GridSampling {
     let j = min(max(Int(y.rounded(.down)), 0), height - 2)
     let fx = x - Double(i)
     let fy = y - Double(j)
-    func blend(_ values: [Float]) -> Double {
-      let a = Double(values[j * width + i])
-      let b = Double(values[j * width + i + 1])
-      let c = Double(values[(j + 1) * width + i])
-      let d = Double(values[(j + 1) * width + i + 1])
-      return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    func vector(_ cell: Int) -> (Double, Double, Double) {
+      let phi = Double(latitudes[cell]) * .pi / 180
+      let lambda = Double(longitudes[cell]) * .pi / 180
+      return (cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
     }
-    return (blend(latitudes), blend(longitudes))
+    let corners = [j * width + i, j * width + i + 1, (j + 1) * width + i, (j + 1) * width + i + 1].map(vector)
+    let weights = [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy]
+    var (px, py, pz) = (0.0, 0.0, 0.0)
+    for (corner, weight) in zip(corners, weights) {
+      px += corner.0 * weight
+      py += corner.1 * weight
+      pz += corner.2 * weight
+    }
+    return (atan2(pz, (px * px + py * py).squareRoot()) * 180 / .pi, atan2(py, px) * 180 / .pi)
   }
 }
