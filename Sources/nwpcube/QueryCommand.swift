@@ -9,7 +9,7 @@ struct QueryCommand: ParsableCommand {
     discussion: """
       Times between output steps are interpolated linearly (wind through its u/v \
       components); rain and snow are the amount in the hour ending at the time. A metric \
-      the cube does not hold is null and listed under "unavailable".
+      the cube does not hold is null, and "unavailable" gives the reason.
       """
   )
 
@@ -31,8 +31,8 @@ struct QueryCommand: ParsableCommand {
     members.insert(("time", JSONText.string(UTC.iso8601(seconds))), at: 0)
     members.append(("values", JSONText.object(values)))
     members.append(("units", Answer.units(metrics)))
-    let unavailable = metrics.filter { !$0.isAvailable }.map { JSONText.string($0.metric.name) }
-    if !unavailable.isEmpty { members.append(("unavailable", JSONText.array(unavailable))) }
+    let unavailable = metrics.filter { !$0.isAvailable }
+    if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }
     print(JSONText.object(members))
   }
 }
@@ -54,6 +54,18 @@ enum Answer {
         ])
       ),
     ]
+  }
+
+  /// Why each metric the cube lacks is null: ingest left it out because the model output
+  /// had none of its inputs (the ingest warnings named them).
+  static func unavailable(_ metrics: [QueryMetric]) -> String {
+    JSONText.object(
+      metrics.map {
+        (
+          $0.metric.name,
+          JSONText.string("not in this cube: the model output had no input for it (the ingest warnings say which)")
+        )
+      })
   }
 
   static func units(_ metrics: [QueryMetric]) -> String {

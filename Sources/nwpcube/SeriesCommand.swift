@@ -48,6 +48,8 @@ struct SeriesCommand: ParsableCommand {
             })
         ))
       members.append(("units", Answer.units(metrics)))
+      let unavailable = metrics.filter { !$0.isAvailable }
+      if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }
       print(JSONText.object(members))
     case .csv:
       print((["time"] + metrics.map(\.metric.name)).joined(separator: ","))

@@ -59,6 +59,27 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     #expect(abs((values["temp"] as? Double ?? .nan) - (file - 273.15)) <= 0.01)
   }
 
+  @Test func aMetricLeftOutAtIngestIsNullWithItsReason() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-unavailable")
+    defer { SampleFiles.remove(directory) }
+    let store = "\(directory)/store"
+    let ingest = try CommandLineTool.run(["ingest", "--store", store, SampleFiles.tipD1])
+    #expect(ingest.status == 0)
+    #expect(
+      ingest.standardError.contains("warning: no cloud: CLDFRA, QVAPOR, P, PB, T missing in \(SampleFiles.tipD1)"))
+    let outcome = try CommandLineTool.run([
+      "query", "--store", store, "--lat", "30", "--lon", "87", "--time", "2005-09-21T00:00Z", "--metrics", "temp,cloud",
+    ])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+    let values = try #require(json["values"] as? [String: Any])
+    #expect(values["temp"] is Double)
+    #expect(values["cloud"] is NSNull)
+    let unavailable = try #require(json["unavailable"] as? [String: String])
+    #expect(unavailable["cloud"]?.hasPrefix("not in this cube: the model output had no input for it") == true)
+    #expect(unavailable["temp"] == nil)
+  }
+
   @Test func seriesPrintsCSVWithOneRowPerStep() throws {
     let directory = SampleFiles.temporaryDirectory("cli-series")
     defer { SampleFiles.remove(directory) }
