@@ -81,6 +81,10 @@ extension CellLocator {
             nearest = min(nearest, centre.angle(to: points[cell]))
           }
           if (Double(ring) + 0.5) * bucketSize * scaleFloor > nearest { break }
+          // Beyond reach + r every point of the bucket is outside the grid, so the bucket
+          // keeps no candidates and the search may stop: without this, buckets in the empty
+          // corners of a grid that is rotated in the plane searched quadratically far.
+          if (Double(ring) + 0.5) * bucketSize * scaleFloor > reach + radius { break }
           ring += 1
         }
         // Points of this bucket farther than `reach` from every cell are outside the grid,

@@ -9,6 +9,7 @@ public struct GridPosition: Sendable, Equatable {
   /// The fractional south–north grid coordinate.
   public var y: Double
 
+  /// A position from its nearest cell and fractional coordinates.
   public init(i: Int, j: Int, x: Double, y: Double) {
     self.i = i
     self.j = j
@@ -23,6 +24,9 @@ public struct BilinearStencil: Sendable, Equatable {
   public var southWest: Int
   /// Offset from a corner to its northern neighbour: the grid width.
   public var northStep: Int
+  /// Offset from a corner to its eastern neighbour: 1, or −(width − 1) when the stencil
+  /// straddles the seam of a grid that is global in longitude (last column → first).
+  public var eastStep: Int
   /// Weight of the eastern column, in [0, 1].
   public var fx: Double
   /// Weight of the northern row, in [0, 1].
@@ -33,21 +37,43 @@ public struct BilinearStencil: Sendable, Equatable {
   /// cell's own value there: never an extrapolation.
   @inlinable
   public init(position: GridPosition, width: Int, height: Int) {
-    let x = min(max(position.x, 0), Double(width - 1))
+    self.init(position: position, width: width, height: height, wrapsLongitude: false)
+  }
+
+  /// The stencil at a fractional position on a grid that may wrap in longitude. When
+  /// `wrapsLongitude`, x is taken modulo the width and a position between the last column
+  /// and the first interpolates between those two columns; rows are clamped as above.
+  @inlinable
+  public init(position: GridPosition, width: Int, height: Int, wrapsLongitude: Bool) {
     let y = min(max(position.y, 0), Double(height - 1))
-    let i0 = min(Int(x), width - 2)
     let j0 = min(Int(y), height - 2)
-    southWest = j0 * width + i0
+    var x = position.x
+    if wrapsLongitude {
+      // A locator gives x in [0, width) already; this only guards hand-made positions.
+      if x < 0 || x >= Double(width) {
+        x -= Double(width) * (x / Double(width)).rounded(.down)
+      }
+      if !(x >= 0 && x < Double(width)) { x = 0 }
+      let i0 = min(Int(x), width - 1)
+      southWest = j0 * width + i0
+      eastStep = i0 == width - 1 ? 1 - width : 1
+      fx = x - Double(i0)
+    } else {
+      x = min(max(x, 0), Double(width - 1))
+      let i0 = min(Int(x), width - 2)
+      southWest = j0 * width + i0
+      eastStep = 1
+      fx = x - Double(i0)
+    }
     northStep = width
-    fx = x - Double(i0)
     fy = y - Double(j0)
   }
 
   /// Interpolates with `value(flatIndex)`; nil if any corner is missing.
   @inlinable
   public func interpolate(_ value: (Int) -> Double?) -> Double? {
-    guard let a = value(southWest), let b = value(southWest + 1),
-      let c = value(southWest + northStep), let d = value(southWest + northStep + 1)
+    guard let a = value(southWest), let b = value(southWest + eastStep),
+      let c = value(southWest + northStep), let d = value(southWest + northStep + eastStep)
     else { return nil }
     let south = a + (b - a) * fx
     let north = c + (d - c) * fx

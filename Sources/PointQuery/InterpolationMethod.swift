@@ -21,13 +21,15 @@ public struct PointLocation: Sendable, Equatable {
   @usableFromInline let cell: Int
   @usableFromInline let southWest: Int
   @usableFromInline let northStep: Int
+  /// 1, or −(width − 1) when a bilinear quad straddles the seam of a global grid.
+  @usableFromInline let eastStep: Int
   @usableFromInline let fx: Double
   @usableFromInline let fy: Double
 
   @usableFromInline
   init(
     i: Int, j: Int, width: Int, latitude: Double, longitude: Double, method: InterpolationMethod,
-    southWest: Int = 0, fx: Double = 0, fy: Double = 0
+    southWest: Int = 0, eastStep: Int = 1, fx: Double = 0, fy: Double = 0
   ) {
     self.i = i
     self.j = j
@@ -37,6 +39,7 @@ public struct PointLocation: Sendable, Equatable {
     self.cell = j * width + i
     self.southWest = southWest
     self.northStep = width
+    self.eastStep = eastStep
     self.fx = fx
     self.fy = fy
   }

@@ -78,6 +78,7 @@ private func writeERA5Style(_ path: String, scalarTime: Bool = false, temperatur
       // East-positive longitudes: 260° is −100°.
       let location = try cube.locate(latitude: lat[j], longitude: lon[i] - 360, method: .nearest)
       #expect(location.i == i && location.j == j)
+      #expect(location.longitude == lon[i] - 360)  // reported east-positive, not 0–360
       let value = { (name: String) throws -> Double in
         try #require(try cube.value(try cube.metric(name), at: location, time: time))
       }

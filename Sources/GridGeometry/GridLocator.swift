@@ -1,0 +1,82 @@
+/// The locator for any grid a cube can hold: the constant-time regular latitude/longitude
+/// locator when the grid is such a lattice (global grids included), the bucketed
+/// `CellLocator` otherwise. Both are exact; the switch costs a branch per lookup.
+public enum GridLocator: Sendable {
+  /// A curvilinear grid smaller than a hemisphere (WRF Lambert, Mercator, …).
+  case curvilinear(CellLocator)
+  /// A regular latitude/longitude grid, possibly global.
+  case regular(RegularLatLonLocator)
+
+  /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
+  /// `.curvilinear`, which throws for grids spanning a hemisphere or more.
+  public init(grid: CurvilinearGrid) throws(GeometryError) {
+    if let regular = RegularLatLonLocator(grid: grid) {
+      self = .regular(regular)
+    } else {
+      self = .curvilinear(try CellLocator(grid: grid))
+    }
+  }
+
+  /// The grid being searched.
+  @inlinable
+  public var grid: CurvilinearGrid {
+    switch self {
+    case .curvilinear(let locator): locator.grid
+    case .regular(let locator): locator.grid
+    }
+  }
+
+  /// Whether the grid is a regular latitude/longitude grid that goes all the way round in
+  /// longitude, so that bilinear stencils wrap from the last column to the first.
+  @inlinable
+  public var isGlobal: Bool {
+    switch self {
+    case .curvilinear: false
+    case .regular(let locator): locator.isGlobalInLongitude
+    }
+  }
+
+  /// The nearest cell as (i, j), or nil when the point is outside the grid.
+  @inlinable
+  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
+    switch self {
+    case .curvilinear(let locator): locator.nearestCell(latitude: latitude, longitude: longitude)
+    case .regular(let locator): locator.nearestCell(latitude: latitude, longitude: longitude)
+    }
+  }
+
+  /// `nearestCell(latitude:longitude:)`, calling `prefetch` with cells that may be read
+  /// while the search is still deciding.
+  @inlinable
+  public func nearestCell(
+    latitude: Double, longitude: Double, prefetch: (Int) -> Void
+  ) -> (i: Int, j: Int)? {
+    switch self {
+    case .curvilinear(let locator):
+      locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    case .regular(let locator):
+      locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    }
+  }
+
+  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
+  /// point is outside the grid.
+  @inlinable
+  public func position(latitude: Double, longitude: Double) -> GridPosition? {
+    switch self {
+    case .curvilinear(let locator): locator.position(latitude: latitude, longitude: longitude)
+    case .regular(let locator): locator.position(latitude: latitude, longitude: longitude)
+    }
+  }
+
+  /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.
+  @inlinable
+  public func position(latitude: Double, longitude: Double, prefetch: (Int) -> Void) -> GridPosition? {
+    switch self {
+    case .curvilinear(let locator):
+      locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    case .regular(let locator):
+      locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    }
+  }
+}

@@ -1,0 +1,210 @@
+/// Finds the grid cell nearest to a latitude/longitude on a regular latitude/longitude
+/// lattice (a CF `lat`/`lon` grid such as GFS), exactly and in constant time, including
+/// grids that go round the globe, which `CellLocator` cannot handle.
+///
+/// On such a lattice the great-circle distance to cell (i, j) depends on the column only
+/// through cos(λ − λᵢ), the same factor for every row, so the nearest column is simply the
+/// nearest longitude. Along that column the dot product with the point is
+/// `sin φ · sin φⱼ + cos φ · cos Δλ · cos φⱼ`, a cosine of (φⱼ − α) with α a little poleward
+/// of φ: unimodal in j, so climbing from the nearest row by latitude finds the nearest row,
+/// which near the poles is not always the nearest by latitude.
+public struct RegularLatLonLocator: Sendable {
+  /// The grid being searched.
+  public let grid: CurvilinearGrid
+  /// Whether the columns go all the way round (width · spacing ≈ 360°): there is then no
+  /// east or west edge, and the last column's eastern neighbour is the first.
+  public let isGlobalInLongitude: Bool
+  @usableFromInline let width: Int
+  @usableFromInline let height: Int
+  /// Latitude of row 0 and the signed row spacing (negative when latitudes descend).
+  @usableFromInline let latitude0: Double
+  @usableFromInline let inverseLatitudeStep: Double
+  /// Longitude of column 0 and the signed column spacing.
+  @usableFromInline let longitude0: Double
+  @usableFromInline let inverseLongitudeStep: Double
+  /// 360° in columns, and where the one-turn window of column coordinates starts: a
+  /// longitude is reduced into `base ..< base + period` before any edge test.
+  @usableFromInline let period: Double
+  @usableFromInline let inversePeriod: Double
+  @usableFromInline let base: Double
+  /// The latitude band the grid covers: the outermost rows plus half a row, clamped to ±90.
+  @usableFromInline let southEdge: Double
+  @usableFromInline let northEdge: Double
+  /// sin/cos of every row's latitude and every column's longitude, from the stored
+  /// coordinates, so that dot products are those of the actual mass points.
+  @usableFromInline let rowSin: [Double]
+  @usableFromInline let rowCos: [Double]
+  @usableFromInline let columnSin: [Double]
+  @usableFromInline let columnCos: [Double]
+  @usableFromInline let sines = DegreeSineTable()
+
+  /// How far, in degrees, an axis value may be from the evenly spaced one.
+  static let tolerance = 1e-4
+
+  /// Recognises a regular latitude/longitude grid; nil unless every row has one latitude,
+  /// every column one longitude (exactly, so that the lookup is exact), and both axes are
+  /// evenly spaced. Latitudes may ascend or descend; longitudes may use 0…360 or −180…180
+  /// and must be monotonic modulo 360.
+  public init?(grid: CurvilinearGrid) {
+    let width = grid.width
+    let height = grid.height
+    let latitudes = grid.latitudes
+    let longitudes = grid.longitudes
+    for j in 0..<height {
+      for i in 0..<width {
+        let cell = j * width + i
+        guard latitudes[cell] == latitudes[j * width], longitudes[cell] == longitudes[i] else { return nil }
+      }
+    }
+    let rows = (0..<height).map { Double(latitudes[$0 * width]) }
+    // Unwrap the longitudes: each step taken the short way round, so that 359 → 0 is +1.
+    var columns = [Double(longitudes[0])]
+    for i in 1..<width {
+      var step = Double(longitudes[i]) - Double(longitudes[i - 1])
+      if step > 180 { step -= 360 } else if step <= -180 { step += 360 }
+      columns.append(columns[i - 1] + step)
+    }
+    guard let latitudeStep = Self.evenStep(rows), let longitudeStep = Self.evenStep(columns),
+      abs(longitudeStep) * Double(width - 1) <= 360 + Self.tolerance
+    else { return nil }
+
+    let turn = 360 / abs(longitudeStep)
+    let global = abs(Double(width) * abs(longitudeStep) - 360) <= 1e-3
+    self.grid = grid
+    self.width = width
+    self.height = height
+    isGlobalInLongitude = global
+    latitude0 = rows[0]
+    inverseLatitudeStep = 1 / latitudeStep
+    longitude0 = columns[0]
+    inverseLongitudeStep = 1 / longitudeStep
+    // A global grid's window is exactly its columns; any other grid's is centred on its
+    // columns, so that the uncovered part of the circle lies equally beyond both edges.
+    period = global ? Double(width) : turn
+    inversePeriod = 1 / period
+    base = global ? 0 : Double(width - 1) / 2 - turn / 2
+    let half = abs(latitudeStep) / 2
+    southEdge = max(-90, (rows.min() ?? -90) - half)
+    northEdge = min(90, (rows.max() ?? 90) + half)
+    let unit = (0..<height).map { UnitVector(latitude: rows[$0], longitude: 0) }
+    rowSin = unit.map(\.z)
+    rowCos = unit.map(\.x)
+    let ring = (0..<width).map { UnitVector(latitude: 0, longitude: Double(longitudes[$0])) }
+    columnCos = ring.map(\.x)
+    columnSin = ring.map(\.y)
+  }
+
+  /// The spacing of evenly spaced values (signed), or nil when they are not evenly spaced
+  /// or do not move.
+  static func evenStep(_ values: [Double]) -> Double? {
+    guard let first = values.first, let last = values.last, values.count >= 2 else { return nil }
+    let step = (last - first) / Double(values.count - 1)
+    guard abs(step) > 10 * tolerance else { return nil }
+    for (k, value) in values.enumerated() where abs(value - (first + Double(k) * step)) > tolerance {
+      return nil
+    }
+    return step
+  }
+
+  /// The nearest cell as (i, j), or nil when the point is outside the grid: beyond half a
+  /// cell from the outermost rows, or (for grids that are not global in longitude) from the
+  /// outermost columns.
+  @inlinable
+  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
+    nearestCell(latitude: latitude, longitude: longitude) { _ in }
+  }
+
+  /// `nearestCell(latitude:longitude:)`, calling `prefetch` with the four cells of the quad
+  /// around the point before deciding between them.
+  @inlinable
+  public func nearestCell(
+    latitude: Double, longitude: Double, prefetch: (Int) -> Void
+  ) -> (i: Int, j: Int)? {
+    guard let found = search(latitude: latitude, longitude: longitude, prefetch: prefetch) else { return nil }
+    return (found.i, found.j)
+  }
+
+  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
+  /// point is outside the grid. x is in [0, width) on a global grid (between width − 1 and
+  /// width it lies between the last column and the first), in [−0.5, width − 0.5] otherwise.
+  @inlinable
+  public func position(latitude: Double, longitude: Double) -> GridPosition? {
+    position(latitude: latitude, longitude: longitude) { _ in }
+  }
+
+  /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.
+  @inlinable
+  public func position(latitude: Double, longitude: Double, prefetch: (Int) -> Void) -> GridPosition? {
+    guard let found = search(latitude: latitude, longitude: longitude, prefetch: prefetch) else { return nil }
+    return GridPosition(i: found.i, j: found.j, x: found.x, y: found.y)
+  }
+
+  /// The nearest cell and the point's fractional column and row.
+  @inlinable
+  func search(
+    latitude: Double, longitude: Double, prefetch: (Int) -> Void
+  ) -> (i: Int, j: Int, x: Double, y: Double)? {
+    guard latitude >= southEdge, latitude <= northEdge,
+      let phi = sines.sinCos(degrees: latitude), let lambda = sines.sinCos(degrees: longitude)
+    else { return nil }
+    // Reduce the column coordinate into the one-turn window. Longitudes are within ±360
+    // (checked above), so `turns + 8` is positive and truncation is the floor.
+    var x = (longitude - longitude0) * inverseLongitudeStep
+    let turns = (x - base) * inversePeriod
+    x -= Double(Int(turns + 8) - 8) * period
+    let c0: Int
+    let c1: Int
+    if isGlobalInLongitude {
+      // Rounding can leave x a hair outside [0, width).
+      if x >= period { x -= period } else if x < 0 { x += period }
+      if x < 0 || x >= period { x = 0 }
+      c0 = min(Int(x), width - 1)
+      c1 = c0 == width - 1 ? 0 : c0 + 1
+    } else {
+      guard x >= -0.5, x <= Double(width) - 0.5 else { return nil }
+      c0 = x < 0 ? 0 : min(Int(x), width - 2)
+      c1 = c0 + 1
+    }
+    let y = (latitude - latitude0) * inverseLatitudeStep
+    // y ≥ −0.5 inside the latitude band (up to rounding), so y + 0.5 truncates as a floor.
+    let row = min(max(Int(max(y + 0.5, 0)), 0), height - 1)
+    let j0 = min(max(Int(max(y, 0)), 0), height - 2)
+    prefetch(j0 * width + c0)
+    prefetch(j0 * width + c1)
+    prefetch((j0 + 1) * width + c0)
+    prefetch((j0 + 1) * width + c1)
+
+    return rowSin.withUnsafeBufferPointer { rowSin in
+      rowCos.withUnsafeBufferPointer { rowCos in
+        columnSin.withUnsafeBufferPointer { columnSin in
+          columnCos.withUnsafeBufferPointer { columnCos in
+            // The nearest column is the one with the largest cos Δλ, whatever the row.
+            let cos0 = lambda.cos * columnCos[c0] + lambda.sin * columnSin[c0]
+            let cos1 = lambda.cos * columnCos[c1] + lambda.sin * columnSin[c1]
+            let column = cos1 > cos0 ? c1 : c0
+            let a = phi.sin
+            let b = phi.cos * max(cos0, cos1)
+            // Climb from the nearest row by latitude while the dot product grows.
+            var j = row
+            var best = a * rowSin[j] + b * rowCos[j]
+            let step: Int
+            if j + 1 < height, a * rowSin[j + 1] + b * rowCos[j + 1] > best {
+              step = 1
+            } else if j > 0, a * rowSin[j - 1] + b * rowCos[j - 1] > best {
+              step = -1
+            } else {
+              return (column, j, x, y)
+            }
+            while j + step >= 0, j + step < height {
+              let next = a * rowSin[j + step] + b * rowCos[j + step]
+              guard next > best else { break }
+              best = next
+              j += step
+            }
+            return (column, j, x, y)
+          }
+        }
+      }
+    }
+  }
+}
