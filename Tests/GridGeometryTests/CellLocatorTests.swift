@@ -75,6 +75,22 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
     try checkAgainstBruteForce(grid, seed: 117)
   }
 
+  /// The generated MM5 sample, read through its own cross-point coordinates.
+  @Test func nearestCellEqualsBruteForceOnTheGeneratedMM5Sample() throws {
+    let directory = SampleFiles.temporaryDirectory("mm5-locator")
+    defer { SampleFiles.remove(directory) }
+    var spec = SampleRunSpec.portugal9km
+    spec.hours = 0
+    try SampleRunGenerator.writeMM5(spec, to: "\(directory)/mm5.nc")
+    let file = try NCFile.open("\(directory)/mm5.nc")
+    defer { file.close() }
+    let shape = try file.variable("latitcrs").shape
+    let grid = try CurvilinearGrid(
+      width: shape[1], height: shape[0], latitudes: try file.readFloats("latitcrs", start: [0, 0], count: shape),
+      longitudes: try file.readFloats("longicrs", start: [0, 0], count: shape))
+    try checkAgainstBruteForce(grid, seed: 5)
+  }
+
   @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator])
   func pointsBeyondTheEdgeBandAreOutside(path: String) throws {
     let grid = try loadGrid(path)
