@@ -12,29 +12,15 @@ enum MM5Convention {
   static let markers = ["latitcrs", "longicrs", "pstarcrs", "map_proj_code"]
 
   static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
-    var steps: [StepSource] = []
-    var reference: Int64?
-    var first: NCFile?
-    defer { first?.close() }
-    for path in paths {
-      let file: NCFile
-      do {
-        file = try NCFile.open(path)
-      } catch {
-        throw IngestError(error)
-      }
+    let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       for required in ["latitcrs", "longicrs", "t2"] where file.variables[required] == nil {
-        throw IngestError(path: path, variable: required, reason: "required MM5 variable is missing")
+        throw IngestError(path: file.path, variable: required, reason: "required MM5 variable is missing")
       }
-      let time = try CFTime(file)
-      steps += time.times.enumerated().map { StepSource(path: path, index: $0.offset, time: $0.element) }
-      reference = reference ?? time.reference
-      if first == nil { first = file } else { file.close() }
     }
-    guard let file = first, let reference else { return [] }
-    steps.sort { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    guard let firstStep = scan.steps.first else { return [] }
+    let (steps, reference) = (scan.steps, scan.reference)
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
-    let source = try MM5FieldSource(path: file.path)
+    let source = try MM5FieldSource(path: scan.firstPath)
     let latitudes = try source.coordinate("latitcrs")
     let longitudes = try source.coordinate("longicrs")
     let scalar = { (name: String) in source.scalars[name] ?? .nan }
@@ -46,7 +32,7 @@ enum MM5Convention {
     var derivation = try WRFDerivation(
       DerivationInput(
         available: source.available, attributes: attributes, stepSeconds: stepSeconds,
-        startsAtRunStart: steps[0].time == reference, label: file.path),
+        startsAtRunStart: firstStep.time == reference, label: scan.firstPath),
       longitudes: longitudes)
     let spacing = scalar("grid_ds") * 1000
     return [

@@ -1,3 +1,4 @@
+import NetCDF
 import UTCTime
 
 /// One output time in one input file.
@@ -36,5 +37,36 @@ enum TimeAxis {
       )
     }
     return stepSeconds
+  }
+}
+
+/// The steps of files whose time is a CF time coordinate ("<unit> since <date>"), as CF
+/// and MM5 files have: every file is opened once, checked by `inspect`, and its times
+/// collected; the steps come back sorted, with the first file's units reference.
+struct CFTimeScan {
+  let steps: [StepSource]
+  let reference: Int64
+  /// The first file given, for the metadata every file shares.
+  let firstPath: String
+
+  init(_ paths: [String], inspect: (NCFile) throws(IngestError) -> Void) throws(IngestError) {
+    var steps: [StepSource] = []
+    var reference: Int64?
+    for path in paths {
+      let file: NCFile
+      do {
+        file = try NCFile.open(path)
+      } catch {
+        throw IngestError(error)
+      }
+      defer { file.close() }
+      try inspect(file)
+      let time = try CFTime(file)
+      steps += time.times.enumerated().map { StepSource(path: path, index: $0.offset, time: $0.element) }
+      reference = reference ?? time.reference
+    }
+    self.steps = steps.sorted { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    self.reference = reference ?? 0
+    self.firstPath = paths.first ?? ""
   }
 }

@@ -1,3 +1,4 @@
+import GridGeometry
 import NetCDF
 
 /// Builds variants of real NetCDF files for tests: the same file without some variables,
@@ -42,5 +43,22 @@ public enum WRFFixture {
         try output.write(variable.name, start: start, count: variable.shape, transform(variable.name, values))
       }
     }
+  }
+}
+
+extension WRFFixture {
+  /// A WRF file's mass-point coordinates (XLAT/XLONG, with or without a Time dimension; the
+  /// first time when there is one) as a grid.
+  public static func grid(_ path: String) throws -> CurvilinearGrid {
+    let file = try NCFile.open(path)
+    defer { file.close() }
+    let shape = try file.variable("XLAT").shape
+    var count = shape
+    if count.count == 3 { count[0] = 1 }
+    let start = Array(repeating: 0, count: shape.count)
+    return try CurvilinearGrid(
+      width: shape[shape.count - 1], height: shape[shape.count - 2],
+      latitudes: try file.readFloats("XLAT", start: start, count: count),
+      longitudes: try file.readFloats("XLONG", start: start, count: count))
   }
 }

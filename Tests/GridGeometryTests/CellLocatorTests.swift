@@ -4,20 +4,6 @@ import SampleRun
 import Testing
 import _TestSupport
 
-/// Reads a WRF file's mass-point coordinates (XLAT/XLONG with or without a Time dimension).
-func loadGrid(_ path: String) throws -> CurvilinearGrid {
-  let file = try NCFile.open(path)
-  defer { file.close() }
-  let shape = try file.variable("XLAT").shape
-  var count = shape
-  if count.count == 3 { count[0] = 1 }
-  let start = Array(repeating: 0, count: shape.count)
-  return try CurvilinearGrid(
-    width: shape[shape.count - 1], height: shape[shape.count - 2],
-    latitudes: try file.readFloats("XLAT", start: start, count: count),
-    longitudes: try file.readFloats("XLONG", start: start, count: count))
-}
-
 /// Generates the Portugal sample run's first file and returns its path.
 func generatedRunFile(in directory: String) throws -> String {
   var spec = SampleRunSpec.portugal9km
@@ -51,13 +37,13 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
 @Suite struct CellLocatorTests {
   @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD1, SampleFiles.tipD2, SampleFiles.mercator])
   func nearestCellEqualsBruteForceOnRealGrids(path: String) throws {
-    try checkAgainstBruteForce(try loadGrid(path), seed: UInt64(path.utf8.count))
+    try checkAgainstBruteForce(try WRFFixture.grid(path), seed: UInt64(path.utf8.count))
   }
 
   @Test func nearestCellEqualsBruteForceOnTheGeneratedRun() throws {
     let directory = SampleFiles.temporaryDirectory("locator")
     defer { SampleFiles.remove(directory) }
-    let grid = try loadGrid(try generatedRunFile(in: directory))
+    let grid = try WRFFixture.grid(try generatedRunFile(in: directory))
     #expect(grid.width == 135 && grid.height == 80)
     try checkAgainstBruteForce(grid, seed: 99)
   }
@@ -93,7 +79,7 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
 
   @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator])
   func pointsBeyondTheEdgeBandAreOutside(path: String) throws {
-    let grid = try loadGrid(path)
+    let grid = try WRFFixture.grid(path)
     let locator = try CellLocator(grid: grid)
     var random = TestRandom(seed: 5)
     for _ in 0..<2_000 {
@@ -120,7 +106,7 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
   }
 
   @Test func fractionalPositionIsExactAtNodesAndInsideItsQuad() throws {
-    let grid = try loadGrid(SampleFiles.tipD2)
+    let grid = try WRFFixture.grid(SampleFiles.tipD2)
     let locator = try CellLocator(grid: grid)
     for cell in stride(from: 0, to: grid.count, by: 97) {
       let position = try #require(

@@ -33,20 +33,6 @@ private func globalHalfDegree() throws -> CurvilinearGrid {
     longitudes: (0..<720).map { Float(-180 + 0.5 * Double($0)) })
 }
 
-/// A WRF file's mass-point coordinates (first time only).
-private func wrfGrid(_ path: String) throws -> CurvilinearGrid {
-  let file = try NCFile.open(path)
-  defer { file.close() }
-  let shape = try file.variable("XLAT").shape
-  var count = shape
-  if count.count == 3 { count[0] = 1 }
-  let start = Array(repeating: 0, count: shape.count)
-  return try CurvilinearGrid(
-    width: shape[shape.count - 1], height: shape[shape.count - 2],
-    latitudes: try file.readFloats("XLAT", start: start, count: count),
-    longitudes: try file.readFloats("XLONG", start: start, count: count))
-}
-
 /// A longitude in a randomly chosen convention (−180…180 or 0…360) where both can hold it.
 private func convention(_ longitude: Double, _ random: inout TestRandom) -> Double {
   var value = longitude.truncatingRemainder(dividingBy: 360)
@@ -169,7 +155,7 @@ private func globalPoints(seam: Double, seed: UInt64) -> [(latitude: Double, lon
       #expect(locator.isGlobal == (grid.width != 101))
       #expect(locator.nearestCell(latitude: 40, longitude: -100) != nil)
     }
-    let locator = try GridLocator(grid: try wrfGrid(SampleFiles.allvars))
+    let locator = try GridLocator(grid: try WRFFixture.grid(SampleFiles.allvars))
     guard case .curvilinear = locator else {
       Issue.record("the WRF Lambert grid got the regular locator")
       return
@@ -181,7 +167,7 @@ private func globalPoints(seam: Double, seed: UInt64) -> [(latitude: Double, lon
       locator.nearestCell(latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre])))
     #expect(cell.j * grid.width + cell.i == centre)
     // Mercator rows have one latitude each, but unevenly spaced: not a regular lattice.
-    #expect(RegularLatLonLocator(grid: try wrfGrid(SampleFiles.mercator)) == nil)
+    #expect(RegularLatLonLocator(grid: try WRFFixture.grid(SampleFiles.mercator)) == nil)
     // Global but not a regular lattice (uneven latitudes): no locator can take it.
     let uneven = try lattice(latitudes: [-60, 0, 10, 60], longitudes: (0..<8).map { Float($0 * 45) })
     #expect(RegularLatLonLocator(grid: uneven) == nil)

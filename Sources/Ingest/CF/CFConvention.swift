@@ -8,32 +8,25 @@ import UTCTime
 /// first file, the time axis of all files, quantities found by standard_name or alias.
 enum CFConvention {
   static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
-    var steps: [StepSource] = []
     var grid: CFGrid?
-    var reference: Int64?
-    var firstFile: NCFile?
-    defer { firstFile?.close() }
-    for path in paths {
-      let file: NCFile
-      do {
-        file = try NCFile.open(path)
-      } catch {
-        throw IngestError(error)
-      }
+    let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       let fileGrid = try CFGrid(file)
       if let grid, fileGrid.width != grid.width || fileGrid.height != grid.height {
         throw IngestError(
-          path: path,
+          path: file.path,
           reason: "grid is \(fileGrid.width)×\(fileGrid.height) but \(paths[0]) is \(grid.width)×\(grid.height)")
       }
-      let time = try CFTime(file)
-      steps += time.times.enumerated().map { StepSource(path: path, index: $0.offset, time: $0.element) }
       grid = grid ?? fileGrid
-      reference = reference ?? time.reference
-      if firstFile == nil { firstFile = file } else { file.close() }
     }
-    guard let grid, let file = firstFile, let reference else { return [] }
-    steps.sort { ($0.time, $0.path, $0.index) < ($1.time, $1.path, $1.index) }
+    let steps = scan.steps
+    guard let grid, !steps.isEmpty else { return [] }
+    let file: NCFile
+    do {
+      file = try NCFile.open(scan.firstPath)
+    } catch {
+      throw IngestError(error)
+    }
+    defer { file.close() }
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
     let derivation = try CFDerivation(file: file, grid: grid, stepSeconds: stepSeconds)
     let reader = CFFieldReader(grid: grid)
@@ -45,7 +38,7 @@ enum CFConvention {
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
-        runStart: try runStart(file: file, reference: reference, firstStep: steps[0].time),
+        runStart: try runStart(file: file, reference: scan.reference, firstStep: steps[0].time),
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes,
         projection: CubeProjection(code: 6, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
         gridSpacing: spacing, metrics: derivation.metrics, warnings: derivation.warnings,
