@@ -9,7 +9,7 @@ import Foundation
 /// centre p, its angular radius r and the distance d₀ from p to its nearest cell, the
 /// triangle inequality bounds the nearest cell of any point in the bucket to within
 /// d₀ + 2r of p. A lookup then costs one projection and a handful of dot products.
-public struct CellLocator: Sendable {
+public struct CellLocator: PointLocator {
   /// The grid being searched.
   public let grid: CurvilinearGrid
   @usableFromInline let frame: GnomonicFrame
@@ -75,15 +75,6 @@ public struct CellLocator: Sendable {
       bucketSize: bucketSize, columns: columns, rows: rows, reach: spacing.reach)
   }
 
-  /// The nearest cell as (i, j), or nil when the point is outside the grid.
-  ///
-  /// "Inside" means within the area of the grid's cells: up to half a cell beyond the
-  /// outermost mass points.
-  @inlinable
-  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
-    nearestCell(latitude: latitude, longitude: longitude) { _ in }
-  }
-
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with each cell that can still be
   /// the answer before deciding between them, so that the caller can start fetching the
   /// data it will read for the winner while the search finishes.
@@ -100,13 +91,6 @@ public struct CellLocator: Sendable {
     // the exact fractional position.
     guard fractional(cell: cell, x: x, y: y) != nil else { return nil }
     return (i, j)
-  }
-
-  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
-  /// point is outside the grid.
-  @inlinable
-  public func position(latitude: Double, longitude: Double) -> GridPosition? {
-    position(latitude: latitude, longitude: longitude) { _ in }
   }
 
   /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.

@@ -1,7 +1,7 @@
 /// The locator for any grid a cube can hold: the constant-time regular latitude/longitude
 /// locator when the grid is such a lattice (global grids included), the bucketed
 /// `CellLocator` otherwise. Both are exact; the switch costs a branch per lookup.
-public enum GridLocator: Sendable {
+public enum GridLocator: PointLocator {
   /// A curvilinear grid smaller than a hemisphere (WRF Lambert, Mercator, …).
   case curvilinear(CellLocator)
   /// A regular latitude/longitude grid, possibly global.
@@ -36,15 +36,6 @@ public enum GridLocator: Sendable {
     }
   }
 
-  /// The nearest cell as (i, j), or nil when the point is outside the grid.
-  @inlinable
-  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
-    switch self {
-    case .curvilinear(let locator): locator.nearestCell(latitude: latitude, longitude: longitude)
-    case .regular(let locator): locator.nearestCell(latitude: latitude, longitude: longitude)
-    }
-  }
-
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with cells that may be read
   /// while the search is still deciding.
   @inlinable
@@ -56,16 +47,6 @@ public enum GridLocator: Sendable {
       locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
     case .regular(let locator):
       locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
-    }
-  }
-
-  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
-  /// point is outside the grid.
-  @inlinable
-  public func position(latitude: Double, longitude: Double) -> GridPosition? {
-    switch self {
-    case .curvilinear(let locator): locator.position(latitude: latitude, longitude: longitude)
-    case .regular(let locator): locator.position(latitude: latitude, longitude: longitude)
     }
   }
 

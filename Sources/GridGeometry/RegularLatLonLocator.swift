@@ -8,7 +8,7 @@
 /// `sin φ · sin φⱼ + cos φ · cos Δλ · cos φⱼ`, a cosine of (φⱼ − α) with α a little poleward
 /// of φ: unimodal in j, so climbing from the nearest row by latitude finds the nearest row,
 /// which near the poles is not always the nearest by latitude.
-public struct RegularLatLonLocator: Sendable {
+public struct RegularLatLonLocator: PointLocator {
   /// The grid being searched.
   public let grid: CurvilinearGrid
   /// Whether the columns go all the way round (width · spacing ≈ 360°): there is then no
@@ -106,14 +106,6 @@ public struct RegularLatLonLocator: Sendable {
     return step
   }
 
-  /// The nearest cell as (i, j), or nil when the point is outside the grid: beyond half a
-  /// cell from the outermost rows, or (for grids that are not global in longitude) from the
-  /// outermost columns.
-  @inlinable
-  public func nearestCell(latitude: Double, longitude: Double) -> (i: Int, j: Int)? {
-    nearestCell(latitude: latitude, longitude: longitude) { _ in }
-  }
-
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with the four cells of the quad
   /// around the point before deciding between them.
   @inlinable
@@ -122,14 +114,6 @@ public struct RegularLatLonLocator: Sendable {
   ) -> (i: Int, j: Int)? {
     guard let found = search(latitude: latitude, longitude: longitude, prefetch: prefetch) else { return nil }
     return (found.i, found.j)
-  }
-
-  /// The nearest cell and the fractional grid coordinates of the point, or nil when the
-  /// point is outside the grid. x is in [0, width) on a global grid (between width − 1 and
-  /// width it lies between the last column and the first), in [−0.5, width − 0.5] otherwise.
-  @inlinable
-  public func position(latitude: Double, longitude: Double) -> GridPosition? {
-    position(latitude: latitude, longitude: longitude) { _ in }
   }
 
   /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.
