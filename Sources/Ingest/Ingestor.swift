@@ -10,11 +10,14 @@ public enum Ingestor {
     public var model: String?
     /// How to read the files.
     public var convention: Convention
+    /// Variables (and units) to use for metrics, ahead of discovery (CF files).
+    public var map: VariableMap?
 
-    public init(store: String, model: String? = nil, convention: Convention = .auto) {
+    public init(store: String, model: String? = nil, convention: Convention = .auto, map: VariableMap? = nil) {
       self.store = store
       self.model = model
       self.convention = convention
+      self.map = map
     }
   }
 
@@ -55,11 +58,15 @@ public enum Ingestor {
       throw IngestError(
         path: "--model", reason: "'\(model)' is not a valid model name (letters, digits, _ - ., at most 31 bytes)")
     }
+    if let map = options.map, convention != .cf {
+      throw IngestError(
+        path: map.path, reason: "a variable map applies to CF files; these were read as \(convention.rawValue)")
+    }
     let plans: [IngestPlan]
     switch convention {
     case .wrf, .auto: plans = try WRFConvention.plans(paths)
     case .mm5: plans = try MM5Convention.plans(paths)
-    case .cf: plans = try CFConvention.plans(paths)
+    case .cf: plans = try CFConvention.plans(paths, map: options.map)
     }
     var published: [Published] = []
     for plan in plans {

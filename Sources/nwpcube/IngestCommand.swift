@@ -26,6 +26,12 @@ struct IngestCommand: ParsableCommand {
   @Option(help: "How to read the files: auto (detect from the first file), wrf, mm5 or cf.")
   var convention: Convention = .auto
 
+  @Option(
+    help: ArgumentHelp(
+      "A JSON file mapping metrics to variables for CF files with unusual names.",
+      discussion: #"Example: {"temp": {"variable": "TAIR2", "units": "degF"}}"#))
+  var map: String?
+
   @Argument(help: "NetCDF files of one run: WRF wrfout files, or CF files such as GFS or ERA5 converted to NetCDF.")
   var files: [String]
 
@@ -34,7 +40,9 @@ struct IngestCommand: ParsableCommand {
   }
 
   func run() throws {
-    let report = try Ingestor.run(files, options: .init(store: store, model: model, convention: convention))
+    let variableMap = try map.map { (path) throws(IngestError) in try VariableMap(path: path) }
+    let report = try Ingestor.run(
+      files, options: .init(store: store, model: model, convention: convention, map: variableMap))
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }
   }

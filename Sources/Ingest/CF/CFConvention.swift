@@ -7,7 +7,7 @@ import UTCTime
 /// CF-convention files (e.g. GFS or ERA5 converted to NetCDF): one domain, the grid of the
 /// first file, the time axis of all files, quantities found by standard_name or alias.
 enum CFConvention {
-  static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+  static func plans(_ paths: [String], map: VariableMap?) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       let fileGrid = try CFGrid(file)
@@ -28,7 +28,7 @@ enum CFConvention {
     }
     defer { file.close() }
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
-    let derivation = try CFDerivation(file: file, grid: grid, stepSeconds: stepSeconds)
+    let derivation = try CFDerivation(file: file, grid: grid, stepSeconds: stepSeconds, map: map)
     let reader = CFFieldReader(grid: grid)
     let centre = (grid.height / 2) * grid.width + grid.width / 2
     let east = min(centre + 1, grid.latitudes.count - 1)
@@ -72,9 +72,24 @@ struct CFDerivation {
   private let fields: [String: CFField]
   private let rainIsFlux: Bool
 
-  init(file: NCFile, grid: CFGrid, stepSeconds: Int64) throws(IngestError) {
+  init(file: NCFile, grid: CFGrid, stepSeconds: Int64, map: VariableMap?) throws(IngestError) {
     var fields: [String: CFField] = [:]
+    // A mapped metric names its variable; rain's quantity (flux or amount) follows from the
+    // units it is given in.
+    let mapped = Dictionary(
+      (map?.entries ?? [:]).compactMap { metric, entry in VariableMap.quantities[metric].map { ($0, (metric, entry)) }
+      },
+      uniquingKeysWith: { a, _ in a })
     func find(_ key: String, _ quantity: CFQuantity) throws(IngestError) {
+      if key == "pr" || key == "tp", let (metric, entry) = mapped["rain"], let map {
+        let field = try CFField.mapped(entry, as: quantity, in: file, grid: grid, map: map.path, metric: metric)
+        if field != nil { fields[key] = field }
+        return
+      }
+      if let (metric, entry) = mapped[key], let map {
+        fields[key] = try CFField.mapped(entry, as: quantity, in: file, grid: grid, map: map.path, metric: metric)
+        return
+      }
       if let field = try CFField.find(quantity, in: file, grid: grid) { fields[key] = field }
     }
     try find("t", .temperature)
@@ -88,6 +103,13 @@ struct CFDerivation {
     try find("tp", .precipitationAmount)
     try find("cloud", .cloud)
     try find("sw", .shortwave)
+    if let (_, entry) = mapped["rain"], let map, fields["pr"] == nil, fields["tp"] == nil {
+      throw IngestError(
+        path: map.path, variable: "rain",
+        reason:
+          "units \"\(entry.units ?? file.variables[entry.variable]?.attributes["units"]?.text ?? "")\" of \(entry.variable) are neither a precipitation flux (kg m-2 s-1, mm/h, …) nor an amount (mm, m, kg m-2)"
+      )
+    }
 
     var metrics: [Metric] = []
     var warnings: [String] = []

@@ -84,6 +84,34 @@ struct CFField {
     return nil
   }
 
+  /// The field an operator's map names for a metric. For rain, whose quantity is either a
+  /// flux or an amount, nil when the given units fit the other one; otherwise a variable
+  /// that is missing, not on the grid or in unknown units is an error naming the map.
+  static func mapped(
+    _ entry: VariableMap.Entry, as quantity: CFQuantity, in file: NCFile, grid: CFGrid, map: String, metric: String
+  ) throws(IngestError) -> CFField? {
+    guard let variable = file.variables[entry.variable] else {
+      throw IngestError(
+        path: map, variable: metric, reason: "maps to \(entry.variable), which \(file.path) does not have")
+    }
+    guard Array(variable.dimensions.suffix(2)) == grid.dimensions else {
+      throw IngestError(
+        path: map, variable: metric,
+        reason:
+          "maps to \(entry.variable), whose dimensions \(variable.dimensions) do not end with the grid's \(grid.dimensions)"
+      )
+    }
+    let units = entry.units ?? variable.attributes["units"]?.text ?? ""
+    guard let convert = quantity.unit.converter(from: units) else {
+      if metric == "rain" { return nil }
+      throw IngestError(
+        path: map, variable: metric,
+        reason: "units \"\(units)\" of \(entry.variable) cannot be converted to \(quantity.unit.rawValue)")
+    }
+    let level = Self.level(of: variable, in: file, height: quantity.height)?.index ?? 0
+    return CFField(variable: entry.variable, level: level, convert: convert)
+  }
+
   /// The vertical level of `variable` at `height` metres: `.some(nil)` when it has no
   /// vertical dimension, nil when its vertical coordinate does not include that height
   /// (an isobaric temperature is not a 2 m temperature).
