@@ -165,7 +165,7 @@ public struct CellLocator: PointLocator {
       for i0 in max(i - 1, 0)...min(i, width - 2) {
         let (s, t) = invertBilinear(southWest: j0 * width + i0, x: x, y: y)
         let excess = max(0, -s, s - 1) + max(0, -t, t - 1)
-        if best == nil || excess < best!.excess {
+        if excess < (best?.excess ?? .infinity) {
           best = (Double(i0) + s, Double(j0) + t, excess)
         }
       }

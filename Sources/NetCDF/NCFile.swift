@@ -115,7 +115,10 @@ public final class NCFile {
   ) throws(NCError) -> String {
     var buffer = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
     try NCLibrary.call(function, path: path, variable: variable) {
-      buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+      // The buffer is never empty, so it always has a base address.
+      buffer.withUnsafeMutableBufferPointer { pointer in
+        pointer.baseAddress.map(body) ?? NC_ENOMEM
+      }
     }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
