@@ -14,12 +14,7 @@ public enum Convention: String, Sendable, CaseIterable {
 
   /// The convention of `path`; an error lists what was looked for when none matches.
   static func detect(_ path: String) throws(IngestError) -> Convention {
-    let file: NCFile
-    do {
-      file = try NCFile.open(path)
-    } catch {
-      throw IngestError(error)
-    }
+    let file = try NCFile.openForIngest(path)
     defer { file.close() }
     if file.variables["Times"] != nil || file.variables["XLAT"] != nil || file.globalAttributes["MAP_PROJ"] != nil
       || (file.globalAttributes["TITLE"]?.text ?? "").contains("WRF")

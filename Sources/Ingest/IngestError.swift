@@ -36,3 +36,28 @@ public struct IngestError: Error, Equatable, CustomStringConvertible {
     return error.reason
   }
 }
+
+extension NCFile {
+  /// Opens an input file; libnetcdf's failure becomes an ingest error naming the file.
+  static func openForIngest(_ path: String) throws(IngestError) -> NCFile {
+    do {
+      return try NCFile.open(path)
+    } catch {
+      throw IngestError(error)
+    }
+  }
+}
+
+/// Runs a read of `variable` from the file at `path`, turning libnetcdf's errors (and any
+/// other) into ingest errors that name the file and variable.
+func readingInput<T>(_ variable: String, from path: String, _ body: () throws -> T) throws(IngestError) -> T {
+  do {
+    return try body()
+  } catch let error as NCError {
+    throw IngestError(error)
+  } catch let error as IngestError {
+    throw error
+  } catch {
+    throw IngestError(path: path, variable: variable, reason: "\(error)")
+  }
+}

@@ -67,12 +67,7 @@ final class MM5FieldSource: FieldSource {
 
   /// Opens its own handle on `path`: the source outlives the scan that found the file.
   init(path: String) throws(IngestError) {
-    let file: NCFile
-    do {
-      file = try NCFile.open(path)
-    } catch {
-      throw IngestError(error)
-    }
+    let file = try NCFile.openForIngest(path)
     self.file = file
     let shape = (try? file.variable("latitcrs").shape) ?? []
     guard shape.count == 2 else {
@@ -114,7 +109,7 @@ final class MM5FieldSource: FieldSource {
   }
 
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
-    do {
+    try readingInput(name, from: step.path) { () throws -> [Double] in
       if file.path != step.path {
         file.close()
         file = try NCFile.open(step.path)
@@ -137,12 +132,6 @@ final class MM5FieldSource: FieldSource {
         }
         return try surface(mm5, step)
       }
-    } catch let error as NCError {
-      throw IngestError(error)
-    } catch let error as IngestError {
-      throw error
-    } catch {
-      throw IngestError(path: step.path, variable: name, reason: "\(error)")
     }
   }
 

@@ -53,12 +53,7 @@ struct CFTimeScan {
     var steps: [StepSource] = []
     var reference: Int64?
     for path in paths {
-      let file: NCFile
-      do {
-        file = try NCFile.open(path)
-      } catch {
-        throw IngestError(error)
-      }
+      let file = try NCFile.openForIngest(path)
       defer { file.close() }
       try inspect(file)
       let time = try CFTime(file)

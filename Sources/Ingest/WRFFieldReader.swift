@@ -17,7 +17,7 @@ final class WRFFieldReader: FieldSource {
   /// A 2-D field (`south_north × west_east`) at a step, with or without a Time dimension.
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
-    return try reading(name, at: step) { () throws -> [Double] in
+    return try readingInput(name, from: step.path) { () throws -> [Double] in
       let variable = try file.variable(name)
       let shape = variable.shape
       guard shape.suffix(2) == [height, width] else {
@@ -42,7 +42,7 @@ final class WRFFieldReader: FieldSource {
   /// level.
   func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
-    return try reading(name, at: step) { () throws -> [Double] in
+    return try readingInput(name, from: step.path) { () throws -> [Double] in
       let variable = try file.variable(name)
       guard variable.shape.count == 4, variable.dimensions[0] == "Time",
         variable.shape.suffix(2) == [height, width]
@@ -57,32 +57,12 @@ final class WRFFieldReader: FieldSource {
     }
   }
 
-  /// Runs a read, turning libnetcdf's errors into ingest errors that name the file and
-  /// variable.
-  private func reading(
-    _ name: String, at step: StepSource, _ body: () throws -> [Double]
-  ) throws(IngestError) -> [Double] {
-    do {
-      return try body()
-    } catch let error as NCError {
-      throw IngestError(error)
-    } catch let error as IngestError {
-      throw error
-    } catch {
-      throw IngestError(path: step.path, variable: name, reason: "\(error)")
-    }
-  }
-
   private func open(_ path: String) throws(IngestError) -> NCFile {
     if let file, file.path == path { return file }
     file?.close()
     file = nil
-    do {
-      let opened = try NCFile.open(path)
-      file = opened
-      return opened
-    } catch {
-      throw IngestError(error)
-    }
+    let opened = try NCFile.openForIngest(path)
+    file = opened
+    return opened
   }
 }

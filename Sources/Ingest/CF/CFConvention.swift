@@ -20,12 +20,7 @@ enum CFConvention {
     }
     let steps = scan.steps
     guard let grid, !steps.isEmpty else { return [] }
-    let file: NCFile
-    do {
-      file = try NCFile.open(scan.firstPath)
-    } catch {
-      throw IngestError(error)
-    }
+    let file = try NCFile.openForIngest(scan.firstPath)
     defer { file.close() }
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
     let derivation = try CFDerivation(file: file, grid: grid, stepSeconds: stepSeconds, map: map)
