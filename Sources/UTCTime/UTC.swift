@@ -61,14 +61,6 @@ public enum UTC {
     return "\(pad(c.year, 4))\(pad(c.month))\(pad(c.day))\(pad(c.hour))"
   }
 
-  /// Parses `yyyyMMddHH`.
-  public static func parseRunIdentifier(_ text: String) -> Int64? {
-    let digits = Array(text.utf8)
-    guard digits.count == 10, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-    func field(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(digits[$1] - 48) } }
-    return seconds(year: field(0..<4), month: field(4..<6), day: field(6..<8), hour: field(8..<10))
-  }
-
   private static func parse(_ text: String, dateTimeSeparators: Set<Character>) -> Int64? {
     let characters = Array(text)
     func number(_ range: Range<Int>) -> Int? {
