@@ -39,7 +39,8 @@ let package = Package(
       ]
     ),
     .target(
-      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun"], swiftSettings: optimisedInDebug),
+      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
+      swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "_TestSupport"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),

@@ -22,6 +22,8 @@ public final class CubeFile: @unchecked Sendable {
   public let header: CubeHeader
   /// The size of the file in bytes.
   public let fileBytes: Int
+  /// The file's identity when it was opened.
+  public let identity: FileIdentity
   private let base: UnsafeRawPointer
   @usableFromInline let data: [UnsafePointer<UInt16>]
   @usableFromInline let steps: Int
@@ -62,6 +64,7 @@ public final class CubeFile: @unchecked Sendable {
     }
     self.base = base
     self.fileBytes = size
+    self.identity = FileIdentity(status: status)
     self.steps = header.steps
   }
 

@@ -84,6 +84,12 @@ public final class Cube: Sendable {
   /// The header: shape, time axis, identity, metrics.
   public var header: CubeHeader { file.header }
 
+  /// `model/domain`, as answers and errors name a cube.
+  public var name: String { "\(header.model)/\(header.domain)" }
+
+  /// The valid time of the first step.
+  public var firstTime: Int64 { firstStep }
+
   /// The valid time of step `index`.
   public func time(ofStep index: Int) -> Int64 { firstStep + Int64(index) * stepSeconds }
 

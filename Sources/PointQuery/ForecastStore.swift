@@ -1,74 +1,137 @@
 import CubeFormat
 import Foundation
+import Synchronization
 
-/// The cubes of a store directory (`STORE/<model>/<domain>/<run>.cube`), newest run of each
-/// model and domain, ordered finest grid first so that nested domains answer from the
-/// finest one that contains a point.
+/// A live store directory (`STORE/<model>/<domain>/<run>.cube`): the catalog of its runs,
+/// kept current without a restart.
+///
+/// Every access to `catalog` first compares the store's directories with what the last scan
+/// saw (one `stat` per directory, no listing), and rescans only when they changed. A cube
+/// is published by renaming a complete file into place, so a scan sees either the whole
+/// cube or none of it; an already open cube stays mapped for as long as any snapshot holds
+/// it, so pruning it from disk never tears a read in progress.
 public final class ForecastStore: Sendable {
   /// The store's root directory.
   public let path: String
-  /// The newest cube of each model/domain, finest grid spacing first.
-  public let cubes: [Cube]
+  private let verifyChecksums: Bool
+  private let state: Mutex<StoreScan>
 
-  /// Scans and opens the store. A cube that fails verification is an error naming it.
+  /// Scans and opens the store. A cube that fails verification is an error naming it; an
+  /// empty store is an error.
   public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
     self.path = path
-    var cubes: [Cube] = []
-    for file in Self.newestCubes(in: path) {
-      cubes.append(try Cube(path: file, verifyChecksums: verifyChecksums))
-    }
-    guard !cubes.isEmpty else { throw .emptyStore(path) }
-    self.cubes = cubes.sorted { Self.spacing($0) < Self.spacing($1) }
+    self.verifyChecksums = verifyChecksums
+    let scan = try StoreScan(store: path, previous: nil, verifyChecksums: verifyChecksums, strict: true)
+    guard !scan.catalog.cubes.isEmpty else { throw .emptyStore(path) }
+    state = Mutex(scan)
   }
 
-  /// The cube that answers for a point and where the point falls in it: the finest domain
-  /// containing it, or the named `domain`.
-  public func select(
-    latitude: Double, longitude: Double, method: InterpolationMethod, domain: String? = nil
-  ) throws(QueryError) -> (Cube, PointLocation) {
-    var candidates = cubes
-    if let domain {
-      candidates = cubes.filter { $0.header.domain == domain }
-      guard !candidates.isEmpty else {
-        throw .unknownDomain(domain, known: cubes.map(\.header.domain))
-      }
+  /// The current catalog: rescanned first if a run was published or removed since the last
+  /// scan. After the first scan an unreadable new cube is skipped (and named in
+  /// `catalog.problems`) rather than failing queries that other cubes can answer.
+  public var catalog: RunCatalog {
+    let last = state.withLock { $0 }
+    guard last.isStale() else { return last.catalog }
+    guard let fresh = try? StoreScan(store: path, previous: last, verifyChecksums: verifyChecksums, strict: false)
+    else { return last.catalog }
+    return state.withLock { current in
+      // Two readers may rescan at once; the later scan wins.
+      if fresh.scannedAt >= current.scannedAt { current = fresh }
+      return current.catalog
     }
-    for cube in candidates {
-      do {
-        return (cube, try cube.locate(latitude: latitude, longitude: longitude, method: method))
-      } catch .outsideDomain {
+  }
+
+  /// Every cube of the current catalog, in answering order.
+  public var cubes: [Cube] { catalog.cubes }
+
+  /// The cube that answers at a point and time, and where the point falls in it. See
+  /// `RunCatalog` for the rule.
+  public func select(
+    latitude: Double, longitude: Double, time: Int64, method: InterpolationMethod, domain: String? = nil
+  ) throws(QueryError) -> (Cube, PointLocation) {
+    try catalog.select(latitude: latitude, longitude: longitude, time: time, method: method, domain: domain)
+  }
+}
+
+/// One scan of a store: the catalog, and what its directories looked like when it was made.
+struct StoreScan: Sendable {
+  let catalog: RunCatalog
+  /// The root, model and domain directories and their stamps at scan time.
+  let directories: [String]
+  let stamps: [FileIdentity?]
+  /// Wall-clock seconds when the scan began.
+  let scannedAt: Double
+
+  /// Directory timestamps are taken from a coarse clock (a few milliseconds, a second on
+  /// some network file systems), so a change in the same tick as a scan can leave the
+  /// stamp unchanged. Directories modified this recently are therefore rescanned anyway.
+  static let timestampGranularity = 1.0
+
+  init(store: String, previous: StoreScan?, verifyChecksums: Bool, strict: Bool) throws(QueryError) {
+    scannedAt = Date().timeIntervalSince1970
+    let listing = StoreListing(store: store)
+    // A change between listing and stamping is dated after `scannedAt`, so `isStale` still
+    // sees it.
+    directories = listing.directories
+    stamps = directories.map(FileIdentity.init(path:))
+
+    let reusable = Dictionary(
+      (previous?.catalog.cubes ?? []).map { ($0.file.path, $0) }, uniquingKeysWith: { first, _ in first })
+    var cubes: [Cube] = []
+    var problems: [String] = []
+    for file in listing.cubes.flatMap(\.files) {
+      guard let identity = FileIdentity(path: file) else { continue }  // pruned meanwhile
+      if let cube = reusable[file], cube.file.identity == identity {
+        cubes.append(cube)
         continue
       }
-    }
-    let names = candidates.map { "\($0.header.model)/\($0.header.domain)" }
-    // A longitude typed without its minus sign (8.93 for Portugal's −8.93) is the
-    // commonest reason; say so when the mirrored point is covered.
-    let mirrored = -longitude
-    let hint =
-      candidates.contains { (try? $0.locate(latitude: latitude, longitude: mirrored, method: .nearest)) != nil }
-      ? "did you mean longitude \(mirrored)? Longitudes are east-positive, so places west of Greenwich are negative"
-      : nil
-    throw .outsideDomain(latitude: latitude, longitude: longitude, domains: names, hint: hint)
-  }
-
-  private static func spacing(_ cube: Cube) -> Double {
-    cube.header.gridSpacing > 0 ? cube.header.gridSpacing : .infinity
-  }
-
-  /// The newest `*.cube` in every `model/domain` directory; hidden files (cubes still being
-  /// written) are skipped.
-  static func newestCubes(in store: String) -> [String] {
-    let manager = FileManager.default
-    func children(_ directory: String) -> [String] {
-      ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-    }
-    var result: [String] = []
-    for model in children(store) {
-      for domain in children("\(store)/\(model)") {
-        let runs = children("\(store)/\(model)/\(domain)").filter { $0.hasSuffix(".cube") }
-        if let newest = runs.last { result.append("\(store)/\(model)/\(domain)/\(newest)") }
+      do {
+        cubes.append(try Cube(path: file, verifyChecksums: verifyChecksums))
+      } catch {
+        guard FileIdentity(path: file) != nil else { continue }  // pruned while opening
+        if strict { throw error }
+        problems.append(error.description)
       }
     }
-    return result
+    catalog = RunCatalog(store: store, cubes: cubes, problems: problems)
+  }
+
+  /// Whether the store may have changed since this scan.
+  func isStale() -> Bool {
+    let now = directories.map(FileIdentity.init(path:))
+    guard now == stamps else { return true }
+    let newest = now.compactMap { $0?.modified }.max() ?? 0
+    return newest > scannedAt - Self.timestampGranularity
+  }
+}
+
+/// What a store directory holds: its model and domain directories and the cubes in each.
+struct StoreListing {
+  /// The root, then every model and domain directory.
+  let directories: [String]
+  /// The cube files of each `model/domain`, sorted by name (and so by run).
+  let cubes: [(name: String, files: [String])]
+
+  init(store: String) {
+    var directories = [store]
+    var cubes: [(String, [String])] = []
+    for model in Self.children(store) {
+      let modelDirectory = "\(store)/\(model)"
+      directories.append(modelDirectory)
+      for domain in Self.children(modelDirectory) {
+        let domainDirectory = "\(modelDirectory)/\(domain)"
+        directories.append(domainDirectory)
+        let files = Self.children(domainDirectory).filter { $0.hasSuffix(".cube") }
+        cubes.append(("\(model)/\(domain)", files.map { "\(domainDirectory)/\($0)" }))
+      }
+    }
+    self.directories = directories
+    self.cubes = cubes
+  }
+
+  /// The entries of a directory that can be models, domains or cubes: not hidden (a cube
+  /// still being written is a hidden temporary file), sorted.
+  static func children(_ directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
   }
 }

@@ -8,6 +8,8 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   case outsideDomain(latitude: Double, longitude: Double, domains: [String], hint: String?)
   /// The time is not covered by the run.
   case timeOutsideRun(time: Int64, run: String, first: Int64, last: Int64)
+  /// No run containing the point covers the time; each run's coverage is listed.
+  case timeNotCovered(time: Int64, runs: [RunCoverage])
   /// No such metric.
   case unknownMetric(String, known: [String])
   /// The coordinates are not numbers on the globe.
@@ -28,6 +30,9 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case .timeOutsideRun(let time, let run, let first, let last):
       return
         "time \(UTC.iso8601(time)) is outside run \(run), which covers \(UTC.iso8601(first)) to \(UTC.iso8601(last))"
+    case .timeNotCovered(let time, let runs):
+      let covers = runs.map { "\($0.name) covers \(UTC.iso8601($0.first)) to \(UTC.iso8601($0.last))" }
+      return "time \(UTC.iso8601(time)) is outside every run at this point: \(covers.joined(separator: "; "))"
     case .unknownMetric(let name, let known):
       return "unknown metric '\(name)'; known metrics: \(known.joined(separator: ", "))"
     case .invalidCoordinate(let lat, let lon):
@@ -39,5 +44,19 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
     case .unreadableCube(let reason):
       return reason
     }
+  }
+}
+
+/// The valid times one run covers, for error messages.
+public struct RunCoverage: Sendable, Equatable {
+  /// model/domain and run, e.g. `wrf/d01 2026062000`.
+  public let name: String
+  public let first: Int64
+  public let last: Int64
+
+  public init(name: String, first: Int64, last: Int64) {
+    self.name = name
+    self.first = first
+    self.last = last
   }
 }

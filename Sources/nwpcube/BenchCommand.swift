@@ -51,8 +51,8 @@ struct BenchCommand: ParsableCommand {
   }
 
   func run() throws {
-    let forecast = try ForecastStore(path: store)
-    let cube = forecast.cubes[0]
+    // The finest grid of the newest run.
+    let cube = try ForecastStore(path: store).cubes[0]
     var random = SplitMix64(seed: seed)
     let points = (0..<queries).map { _ in randomPoint(in: cube, &random) }
     let times = (0..<queries).map { _ in

@@ -20,7 +20,7 @@ struct QueryCommand: ParsableCommand {
 
   func run() throws {
     let seconds = try parseTime(time, option: "--time")
-    let (cube, location) = try point.select()
+    let (cube, location) = try point.select(time: seconds)
     let metrics = try point.resolveMetrics(in: cube)
     var values: [(String, String)] = []
     for metric in metrics {

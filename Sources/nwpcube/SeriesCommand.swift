@@ -30,7 +30,7 @@ struct SeriesCommand: ParsableCommand {
     guard start <= end else {
       throw ValidationError("--from \(from) is after --to \(to)")
     }
-    let (cube, location) = try point.select()
+    let (cube, location) = try point.select(time: start)
     let metrics = try point.resolveMetrics(in: cube)
     let steps = try cube.steps(from: start, to: end)
     let times = steps.map { UTC.iso8601(cube.time(ofStep: $0)) }

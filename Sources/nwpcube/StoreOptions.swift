@@ -32,10 +32,11 @@ struct PointOptions: ParsableArguments {
     }
   }
 
-  /// Opens the store and finds the cube and cell for the point.
-  func select() throws -> (Cube, PointLocation) {
+  /// Opens the store and finds the cube answering at the point and `time` (the newest run
+  /// covering it, from the finest domain containing the point) and the point's cell.
+  func select(time: Int64) throws -> (Cube, PointLocation) {
     let store = try ForecastStore(path: store)
-    return try store.select(latitude: lat, longitude: lon, method: method, domain: domain)
+    return try store.select(latitude: lat, longitude: lon, time: time, method: method, domain: domain)
   }
 
   /// The metrics asked for, resolved against `cube`.

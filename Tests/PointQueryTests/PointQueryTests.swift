@@ -130,11 +130,13 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     let store = try ForecastStore(path: sampleStore)
     let cube = try sampleCube()
     let outside = #expect(throws: QueryError.self) {
-      try store.select(latitude: 38.1294, longitude: 8.9341, method: .nearest)
+      try store.select(latitude: 38.1294, longitude: 8.9341, time: cube.firstTime, method: .nearest)
     }
     #expect(outside?.description.contains("is outside the domain wrf/d01") == true)
     #expect(outside?.description.contains("did you mean longitude -8.9341") == true)
-    let far = #expect(throws: QueryError.self) { try store.select(latitude: -40, longitude: 120, method: .bilinear) }
+    let far = #expect(throws: QueryError.self) {
+      try store.select(latitude: -40, longitude: 120, time: cube.firstTime, method: .bilinear)
+    }
     #expect(far?.description.contains("did you mean") == false)
     let late = #expect(throws: QueryError.self) {
       try cube.value(
@@ -145,7 +147,9 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     let unknown = #expect(throws: QueryError.self) { try cube.metric("tmp") }
     #expect(unknown?.description.hasPrefix("unknown metric 'tmp'; known metrics: temp, hum") == true)
     #expect(throws: QueryError.self) { try cube.locate(latitude: .infinity, longitude: 0, method: .nearest) }
-    #expect(throws: QueryError.self) { try store.select(latitude: 39, longitude: -8, method: .nearest, domain: "d07") }
+    #expect(throws: QueryError.self) {
+      try store.select(latitude: 39, longitude: -8, time: cube.firstTime, method: .nearest, domain: "d07")
+    }
   }
 
   @Test func nestedDomainsAnswerFromTheFinestThatContainsThePoint() throws {
@@ -156,17 +160,19 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     let d02 = try #require(forecast.cubes.first { $0.header.domain == "d02" })
     let grid = d02.locator.grid
     let centre = grid.count / 2 + grid.width / 2
+    let time = d02.firstTime
     let inner = try forecast.select(
-      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), method: .nearest)
+      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), time: time,
+      method: .nearest)
     #expect(inner.0.header.domain == "d02")
     let d01 = try #require(forecast.cubes.first { $0.header.domain == "d01" }).locator.grid
     let outer = try forecast.select(
-      latitude: Double(d01.latitudes[5]), longitude: Double(d01.longitudes[5]), method: .nearest)
+      latitude: Double(d01.latitudes[5]), longitude: Double(d01.longitudes[5]), time: time, method: .nearest)
     #expect(outer.0.header.domain == "d01")
     let forced = try forecast.select(
-      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), method: .nearest,
-      domain: "d01")
+      latitude: Double(grid.latitudes[centre]), longitude: Double(grid.longitudes[centre]), time: time,
+      method: .nearest, domain: "d01")
     #expect(forced.0.header.domain == "d01")
-    #expect(throws: QueryError.self) { try forecast.select(latitude: 0, longitude: 0, method: .nearest) }
+    #expect(throws: QueryError.self) { try forecast.select(latitude: 0, longitude: 0, time: time, method: .nearest) }
   }
 }
