@@ -12,9 +12,8 @@ struct NWPCube: ParsableCommand {
       the data, 64 for malformed options.
       """,
     subcommands: [
-      IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, BenchCommand.self,
-      SampleRunCommand.self,
-
+      IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, RunsCommand.self,
+      PruneCommand.self, BenchCommand.self, SampleRunCommand.self,
     ]
   )
 }
