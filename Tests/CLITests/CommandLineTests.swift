@@ -150,4 +150,30 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
       ["query", "--store", "\(directory)/empty", "--lat", "30", "--lon", "87", "--time", "2005-09-21T00:00Z"],
       mentions: ["no cubes in this store"])
   }
+
+  @Test func runsListsTheStoreAndPruneRemovesWhatNewerRunsCover() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-runs")
+    defer { SampleFiles.remove(directory) }
+    let store = "\(directory)/store"
+    let old = try TestStores.publish(TestStores.spec(start: "2026-06-20_00:00:00", hours: 6, seed: 1), into: store)
+    let new = try TestStores.publish(TestStores.spec(start: "2026-06-20_06:00:00", hours: 6, seed: 2), into: store)
+    let listed = try CommandLineTool.run(["runs", "--store", store, "--json"])
+    #expect(listed.status == 0, "\(listed.standardError)")
+    let runs = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+    #expect(runs.map { $0["run"] as? String } == ["2026062006", "2026062000"])
+    #expect(runs.map { $0["path"] as? String } == [new, old])
+    #expect(
+      runs[0]["first"] as? String == "2026-06-20T06:00:00Z" && runs[0]["last"] as? String == "2026-06-20T12:00:00Z")
+    #expect(runs[0]["steps"] as? Int == 7)
+
+    let dry = try CommandLineTool.run(["prune", "--store", store, "--keep", "1", "--dry-run"])
+    #expect(dry.standardOutput.contains("wrf/d01 2026062000 would delete \(old)"), "\(dry.standardOutput)")
+    #expect(FileManager.default.fileExists(atPath: old))
+    let pruned = try CommandLineTool.run(["prune", "--store", store, "--keep", "1"])
+    #expect(pruned.status == 0)
+    #expect(pruned.standardOutput.contains("wrf/d01 2026062000 deleted \(old)"), "\(pruned.standardOutput)")
+    #expect(!FileManager.default.fileExists(atPath: old) && FileManager.default.fileExists(atPath: new))
+    try expectUsageError(["prune", "--store", store, "--keep", "0"], mentions: ["--keep 0 must be at least 1"])
+  }
 }
