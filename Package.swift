@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "nwpcube", targets: ["nwpcube"]),
-    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime"]),
+    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology"]),
     .library(name: "Ingest", targets: ["Ingest"]),
   ],
   dependencies: [
@@ -49,6 +49,7 @@ let package = Package(
     .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),
+    .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
   ],
   swiftLanguageModes: [.v6]
 )
