@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Times are apparent: the sun's upper limb on a sea-level horizon, i.e. its centre at
 /// −0.833° (34′ of standard refraction plus the 16′ semi-diameter). Each event is found
-/// from the hour angle at which the sun reaches that altitude, refined three times with
-/// the sun's position at the event itself, so the declination's drift during the day does
-/// not bias it. Terrain, temperature and pressure change real refraction by more than
+/// from the hour angle at which the sun reaches that altitude with its position at noon,
+/// then again with its position at that first estimate, so the declination's drift
+/// during the day does not bias it. Terrain, temperature and pressure change real refraction by more than
 /// the method's error, which is seconds.
 ///
 /// At high latitudes a day may hold a sunrise but no sunset (or the reverse), and around
@@ -40,17 +40,15 @@ public struct SolarEvents: Sendable, Hashable {
     // An event lies within half a day of its solar noon, and solar noon within 17 minutes
     // of 12:00 mean solar time, so these days' noons cover every event in the span.
     let meanNoonOffset = 43_200 - longitude * 240
-    let margin = 13 * 3_600.0
-    let firstDay = ((Double(start) - margin - meanNoonOffset) / 86_400).rounded(.down)
-    let lastDay = ((Double(end) + margin - meanNoonOffset) / 86_400).rounded(.up)
+    let margin = 12.5 * 3_600
+    let span = Double(start)..<Double(end)
+    let firstDay = ((span.lowerBound - margin - meanNoonOffset) / 86_400).rounded(.down)
+    let lastDay = ((span.upperBound + margin - meanNoonOffset) / 86_400).rounded(.up)
     if firstDay.isFinite, lastDay.isFinite {
       for day in stride(from: firstDay, through: lastDay, by: 1) {
-        func keepEarliest(_ event: Double?, in earliest: inout Double?) {
-          guard let event, event >= Double(start), event < Double(end) else { return }
-          earliest = min(earliest ?? event, event)
-        }
-        keepEarliest(horizon.crossing(day: day, rising: true), in: &sunrise)
-        keepEarliest(horizon.crossing(day: day, rising: false), in: &sunset)
+        let (rise, set) = horizon.crossings(day: day, near: span)
+        if let rise, span.contains(rise) { sunrise = min(sunrise ?? rise, rise) }
+        if let set, span.contains(set) { sunset = min(sunset ?? set, set) }
       }
     }
     self.sunrise = sunrise.map { Int64($0.rounded()) }
@@ -79,21 +77,33 @@ private struct Horizon {
     self.longitude = longitude
   }
 
-  /// Unix seconds of the sunrise (or sunset) around the solar noon of `day` (days since
-  /// 1970-01-01), or nil when the sun does not cross the horizon there.
-  func crossing(day: Double, rising: Bool) -> Double? {
-    var time = day * 86_400 + 43_200 - longitude * 240
-    for _ in 0..<4 {
-      let sun = SolarPosition(unixSeconds: time)
-      let cosHourAngle =
-        (sinHorizon - sinLatitude * sin(sun.declination)) / (cosLatitude * cos(sun.declination))
-      // Written to be false for NaN too (a pole, where the hour angle means nothing).
-      guard abs(cosHourAngle) <= 1 else { return nil }
-      let noon = day * 86_400 + (720 - 4 * longitude - sun.equationOfTime) * 60
-      let halfDay = acos(cosHourAngle) * 180 / .pi * 240
-      time = rising ? noon - halfDay : noon + halfDay
+  /// Unix seconds of the sunrise and the sunset around the solar noon of `day` (days since
+  /// 1970-01-01); nil where the sun does not cross the horizon, or where the crossing is
+  /// clearly outside `span` (by more than an hour, far beyond what refining moves it),
+  /// which saves a solar position per day that cannot contribute.
+  func crossings(day: Double, near span: Range<Double>) -> (rise: Double?, set: Double?) {
+    let noon = SolarPosition(unixSeconds: day * 86_400 + 43_200 - longitude * 240)
+    func crossing(rising: Bool) -> Double? {
+      guard let estimate = event(day: day, rising: rising, sun: noon),
+        estimate > span.lowerBound - 3_600, estimate < span.upperBound + 3_600
+      else { return nil }
+      // The declination moves up to 0.1° between noon and the event, up to a minute of
+      // time; recomputed at the estimate it moves so little that another round changes
+      // nothing.
+      return event(day: day, rising: rising, sun: SolarPosition(unixSeconds: estimate))
     }
-    return time
+    return (crossing(rising: true), crossing(rising: false))
+  }
+
+  /// The sunrise or sunset of `day` with the sun at `sun`, or nil if it does not cross.
+  private func event(day: Double, rising: Bool, sun: SolarPosition) -> Double? {
+    let cosHourAngle =
+      (sinHorizon - sinLatitude * sun.sinDeclination) / (cosLatitude * sun.cosDeclination)
+    // Written to be false for NaN too (a pole, where the hour angle means nothing).
+    guard abs(cosHourAngle) <= 1 else { return nil }
+    let solarNoon = day * 86_400 + (720 - 4 * longitude - sun.equationOfTime) * 60
+    let halfDay = acos(cosHourAngle) * 180 / .pi * 240
+    return rising ? solarNoon - halfDay : solarNoon + halfDay
   }
 
   /// Whether the sun's centre is above the apparent horizon at `time` (Unix seconds).
@@ -102,8 +112,7 @@ private struct Horizon {
     let secondsOfDay = time - (time / 86_400).rounded(.down) * 86_400
     let solarMinutes = secondsOfDay / 60 + sun.equationOfTime + 4 * longitude
     let hourAngle = (solarMinutes / 4 - 180) * .pi / 180
-    let sinAltitude =
-      sinLatitude * sin(sun.declination) + cosLatitude * cos(sun.declination) * cos(hourAngle)
+    let sinAltitude = sinLatitude * sun.sinDeclination + cosLatitude * sun.cosDeclination * cos(hourAngle)
     return sinAltitude > sinHorizon
   }
 }

@@ -62,7 +62,7 @@ private func utcMidnight(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
 /// The tolerance is the oracle's 0.01° divided by the rate the sun climbs at the horizon,
 /// at most 15°/h · cos(latitude) · cos(declination): the rate falls towards the poles.
 /// Up to 60° the two agree to 5 s (15 s allowed: leaving out the library's refinement at
-/// the event's own declination costs 20–25 s and fails); at Tromsø to under a minute
+/// the event's own declination costs up to a minute and fails); at Tromsø to under a minute
 /// (60 s allowed), except on the days the sun only grazes the horizon, which no tolerance
 /// covers and the tests avoid.
 private func expectAgreement(
