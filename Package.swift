@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "nwpcube", targets: ["nwpcube"]),
-    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime"]),
+    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast"]),
     .library(name: "Ingest", targets: ["Ingest"]),
   ],
   dependencies: [
@@ -30,6 +30,7 @@ let package = Package(
     .target(name: "CubeFormat", dependencies: ["CPrefetch"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(name: "Forecast", dependencies: ["Meteorology", "UTCTime"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .executableTarget(
       name: "nwpcube",
@@ -50,6 +51,8 @@ let package = Package(
     .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),
+    .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+    .testTarget(name: "ForecastTests", dependencies: ["Forecast", "Meteorology", "UTCTime"]),
   ],
   swiftLanguageModes: [.v6]
 )
