@@ -30,12 +30,12 @@ let package = Package(
     .target(name: "CubeFormat", dependencies: ["CPrefetch"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
-    .target(name: "Forecast", dependencies: ["Meteorology", "UTCTime"]),
+    .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Forecast", "SampleRun", "UTCTime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -52,7 +52,8 @@ let package = Package(
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
-    .testTarget(name: "ForecastTests", dependencies: ["Forecast", "Meteorology", "UTCTime"]),
+    .testTarget(
+      name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,13 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { name }
 
+  /// Metrics are identified by name alone. Comparing the short ASCII names is a couple of
+  /// machine words; the synthesized comparison also compared units such as `°C`, whose
+  /// non-ASCII bytes take a slow path that showed up in daily summaries.
+  public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
   /// The largest representable value.
   public var maximum: Double { offset + (step ?? 0) * 65534 }
 }

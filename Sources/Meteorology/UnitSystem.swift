@@ -84,6 +84,14 @@ public struct UnitSystem: Sendable, Hashable {
     unit(of: metric)?.convert(fromCanonical: value) ?? value
   }
 
+  /// The conversion `convert(_:of:)` applies to `metric`, found once so that a column of
+  /// values converts with a multiply-add each. Every unit conversion here is affine.
+  public func conversion(of metric: Metric) -> UnitConversion {
+    guard let unit = unit(of: metric) else { return UnitConversion(scale: 1, offset: 0) }
+    let offset = unit.convert(fromCanonical: 0)
+    return UnitConversion(scale: unit.convert(fromCanonical: 1) - offset, offset: offset)
+  }
+
   /// The unit `convert(_:of:)` gives `metric` in: the chosen unit's label, or the metric's
   /// own unit where no choice covers it.
   public func label(of metric: Metric) -> String {
@@ -115,4 +123,14 @@ public enum UnitPreset: String, UnitChoice {
   case canada
 
   public static let parameter = "units"
+}
+
+/// An affine unit conversion, `value · scale + offset`.
+public struct UnitConversion: Sendable, Hashable {
+  public let scale: Double
+  public let offset: Double
+
+  /// `value` converted.
+  @inlinable
+  public func callAsFunction(_ value: Double) -> Double { value * scale + offset }
 }

@@ -90,6 +90,9 @@ public final class Cube: Sendable {
   /// The valid time of the first step.
   public var firstTime: Int64 { firstStep }
 
+  /// Seconds between output steps.
+  public var stepLength: Int64 { stepSeconds }
+
   /// The valid time of step `index`.
   public func time(ofStep index: Int) -> Int64 { firstStep + Int64(index) * stepSeconds }
 
@@ -102,6 +105,13 @@ public final class Cube: Sendable {
     guard let metric = Metric.named(name) else {
       throw .unknownMetric(name, known: Metric.queryable.map(\.name))
     }
+    return self.metric(metric)
+  }
+
+  /// Resolves a catalogue metric against this cube; one this cube does not hold resolves to
+  /// an unavailable metric whose values are nil.
+  public func metric(_ metric: Metric) -> QueryMetric {
+    let name = metric.name
     switch metric {
     case .windVel, .windDir:
       guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Forecast
 import PointQuery
 import SampleRun
 import UTCTime
@@ -16,7 +17,9 @@ struct BenchCommand: ParsableCommand {
     discussion: """
       Kinds: nearest (one value, nearest cell, random metric and time), bilinear (the same, \
       bilinear), series24h (24 hours of the seven legacy metrics at one point), locate \
-      (latitude/longitude to the nearest cell, through Cube.locate) and read (one value at an already located point). \
+      (latitude/longitude to the nearest cell, through Cube.locate), read (one value at an already located point) \
+      and daily7 (a 7-day daily summary of the seven legacy metrics at one point, with sunrise and sunset, \
+      through the forecast API and the live store: runs stitched hour by hour from the newest run's first day). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
       spread over the batch; p50, p99 and max are of the per-lookup time within each batch. \
@@ -38,7 +41,7 @@ struct BenchCommand: ParsableCommand {
   @Flag(help: "Print one JSON object keyed by kind instead of a table.")
   var json = false
 
-  @Option(help: "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, read.")
+  @Option(help: "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, read, daily7.")
   var kinds: String?
 
   @Option(help: "Metrics the single-value kinds draw from (comma-separated; default: all the cube has).")
@@ -51,8 +54,9 @@ struct BenchCommand: ParsableCommand {
   }
 
   func run() throws {
+    let forecastStore = try ForecastStore(path: store)
     // The finest grid of the newest run.
-    let cube = try ForecastStore(path: store).cubes[0]
+    let cube = forecastStore.cubes[0]
     var random = SplitMix64(seed: seed)
     let points = (0..<queries).map { _ in randomPoint(in: cube, &random) }
     let times = (0..<queries).map { _ in
@@ -72,7 +76,8 @@ struct BenchCommand: ParsableCommand {
     var buffer = [Double](repeating: 0, count: daySteps)
     var sink = 0.0
 
-    let selected = Set((kinds ?? "nearest,bilinear,series24h,locate,read").split(separator: ",").map(String.init))
+    let selected = Set(
+      (kinds ?? "nearest,bilinear,series24h,locate,read,daily7").split(separator: ",").map(String.init))
     var results: [(String, Timing)] = []
     func record(_ kind: String, _ body: (Int) throws -> Void) rethrows {
       if selected.contains(kind) { results.append((kind, try measure(body))) }
@@ -103,6 +108,14 @@ struct BenchCommand: ParsableCommand {
     }
     try record("locate") { q in
       sink += Double(try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest).i)
+    }
+    let forecaster = Forecaster(store: forecastStore)
+    let legacyMetrics = legacy.map(\.metric)
+    let firstDay = LocalTimeZone.utc.date(containing: cube.header.firstStep)
+    try record("daily7") { q in
+      let request = ForecastRequest(latitude: points[q].0, longitude: points[q].1)
+      let days = try forecaster.daily(request, metrics: legacyMetrics, from: firstDay, days: 7)
+      sink += days[6].statistics[0].median ?? 0
     }
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SampleRun
+import UTCTime
 
 struct SampleRunCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -14,13 +15,23 @@ struct SampleRunCommand: ParsableCommand {
   @Option(help: "Forecast length in hours.")
   var hours: Int = SampleRunSpec.portugal9km.hours
 
+  @Option(help: "The run's start, an ISO 8601 UTC hour (e.g. 2026-06-19T12:00Z).")
+  var start: String?
+
   func validate() throws {
     guard (1...240).contains(hours) else { throw ValidationError("--hours \(hours) must be in 1…240") }
+    if let start, UTC.parseISO8601(start).map({ $0 % 3600 == 0 }) != true {
+      throw ValidationError("--start '\(start)' is not a whole UTC hour in ISO 8601, e.g. 2026-06-19T12:00Z")
+    }
   }
 
   func run() throws {
     var spec = SampleRunSpec.portugal9km
     spec.hours = hours
+    if let start, let seconds = UTC.parseISO8601(start) {
+      // WRF's date form, yyyy-MM-dd_HH:mm:ss.
+      spec.runStart = String(UTC.iso8601(seconds).dropLast().map { $0 == "T" ? "_" : $0 })
+    }
     let paths = try SampleRunGenerator.write(spec, to: out)
     print("wrote \(paths.count) wrfout files to \(out)")
   }

@@ -1,0 +1,82 @@
+import Meteorology
+import PointQuery
+import UTCTime
+
+/// Where a forecast is for and how to present it.
+public struct ForecastRequest: Sendable {
+  /// Degrees north, −90…90.
+  public var latitude: Double
+  /// Degrees east, −180…360.
+  public var longitude: Double
+  /// Nearest cell, or bilinear between the four around the point.
+  public var method: InterpolationMethod
+  /// Answer from this domain only (e.g. `d01`) instead of the finest containing the point.
+  public var domain: String?
+  /// The zone whose local days daily values and day series follow.
+  public var timeZone: LocalTimeZone
+  /// The units values are given in.
+  public var units: UnitSystem
+
+  public init(
+    latitude: Double, longitude: Double, method: InterpolationMethod = .nearest, domain: String? = nil,
+    timeZone: LocalTimeZone = .utc, units: UnitSystem = .si
+  ) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.method = method
+    self.domain = domain
+    self.timeZone = timeZone
+    self.units = units
+  }
+}
+
+/// Which cube produced values: the run, the domain and the grid cell.
+public struct Provenance: Sendable, Hashable {
+  public let model: String
+  public let domain: String
+  /// The run, `yyyyMMddHH`.
+  public let run: String
+  /// The nearest mass point's indices and coordinates.
+  public let i: Int
+  public let j: Int
+  public let latitude: Double
+  public let longitude: Double
+
+  init(_ source: PointSources.Source) {
+    model = source.cube.header.model
+    domain = source.cube.header.domain
+    run = source.cube.run
+    i = source.location.i
+    j = source.location.j
+    latitude = source.location.latitude
+    longitude = source.location.longitude
+  }
+}
+
+/// Why a forecast has no answer.
+public enum ForecastError: Error, Equatable, CustomStringConvertible {
+  /// From the store: outside every domain, unknown domain, invalid coordinate, …
+  case query(QueryError)
+  /// No run covers any of the times asked for.
+  case notCovered(first: Int64, last: Int64, runs: [RunCoverage])
+  /// A metric name that is not in the catalogue.
+  case unknownMetric(String)
+  /// A count (days, hours) outside what is allowed.
+  case outOfRange(parameter: String, value: Int, allowed: ClosedRange<Int>)
+
+  public var description: String {
+    switch self {
+    case .query(let error):
+      return error.description
+    case .notCovered(let first, let last, let runs):
+      let covers = runs.map { "\($0.name) covers \(UTC.iso8601($0.first)) to \(UTC.iso8601($0.last))" }
+      return
+        "no run covers \(UTC.iso8601(first)) to \(UTC.iso8601(last)) at this point: \(covers.joined(separator: "; "))"
+    case .unknownMetric(let name):
+      return
+        "unknown metric '\(name)'; known metrics: \(Metric.queryable.map(\.name).joined(separator: ", "))"
+    case .outOfRange(let parameter, let value, let allowed):
+      return "\(parameter) \(value) is out of range; allowed: \(allowed.lowerBound)…\(allowed.upperBound)"
+    }
+  }
+}
