@@ -31,11 +31,12 @@ let package = Package(
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
+    .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Forecast", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "SampleRun", "UTCTime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -50,7 +51,7 @@ let package = Package(
       dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "UTCTime", "_TestSupport"]),
     .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
-    .testTarget(name: "CLITests", dependencies: ["_TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["PointQuery", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
     .testTarget(
       name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),

@@ -50,12 +50,12 @@ public struct DailySummary: Sendable {
   /// The point, for `sun`.
   public let latitude: Double
   public let longitude: Double
-  /// The metrics summarised (wind speed and direction are in `wind`).
+  /// The metrics summarised (wind direction is in `wind`).
   public let metrics: [Metric]
   /// Per metric, in `units`: median, minimum, maximum and total of the hourly values.
   public let statistics: [DailyStatistics]
   /// The day's wind from its hourly components, speeds in m/s (convert with `units`);
-  /// nil unless wind was asked for.
+  /// nil unless wind direction was asked for.
   public let wind: DailyWind?
   /// The cubes the day's values came from.
   public let provenance: [Provenance]

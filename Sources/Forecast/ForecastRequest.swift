@@ -61,6 +61,9 @@ public enum ForecastError: Error, Equatable, CustomStringConvertible {
   case notCovered(first: Int64, last: Int64, runs: [RunCoverage])
   /// A metric name that is not in the catalogue.
   case unknownMetric(String)
+  /// A daily variable name that is not `<metric>_<median|min|max|sum>`, a metric,
+  /// `wind_dir_dominant`, `sunrise` or `sunset`.
+  case unknownDailyVariable(String)
   /// A count (days, hours) outside what is allowed.
   case outOfRange(parameter: String, value: Int, allowed: ClosedRange<Int>)
 
@@ -75,6 +78,9 @@ public enum ForecastError: Error, Equatable, CustomStringConvertible {
     case .unknownMetric(let name):
       return
         "unknown metric '\(name)'; known metrics: \(Metric.queryable.map(\.name).joined(separator: ", "))"
+    case .unknownDailyVariable(let name):
+      return
+        "unknown daily variable '\(name)'; use <metric>_median, _min, _max or _sum (e.g. temp_max, rain_sum), a metric name, wind_dir_dominant, sunrise or sunset"
     case .outOfRange(let parameter, let value, let allowed):
       return "\(parameter) \(value) is out of range; allowed: \(allowed.lowerBound)…\(allowed.upperBound)"
     }

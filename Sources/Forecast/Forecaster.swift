@@ -98,9 +98,10 @@ public struct Forecaster: Sendable {
     let instants = localDays.flatMap { $0.hours.map(\.instant) }
     let reader = try reader(request, instants: instants)
     let (provenance, sourceOfHour) = reader.provenance()
-    // Wind statistics are of its components, so the speed and direction of one day agree.
-    let stored = metrics.filter { $0 != .windVel && $0 != .windDir }
-    let wantsWind = metrics.contains(.windVel) || metrics.contains(.windDir)
+    // A day's wind direction is that of its mean vector, from the hourly components; every
+    // other metric (wind speed included) gets statistics of its hourly values.
+    let stored = metrics.filter { $0 != .windDir }
+    let wantsWind = metrics.contains(.windDir)
     var columns = [Double](repeating: .nan, count: instants.count * (stored.count + (wantsWind ? 2 : 0)))
     return columns.withUnsafeMutableBufferPointer { buffer in
       func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {
@@ -135,6 +136,17 @@ public struct Forecaster: Sendable {
           statistics: statistics, wind: wind, provenance: used.sorted().map { provenance[$0] }, units: request.units)
       }
     }
+  }
+
+  /// Daily summaries with what `variables` need.
+  public func daily(
+    _ request: ForecastRequest, variables: [DailyVariable], from start: LocalDate, days: Int
+  )
+    throws(ForecastError) -> [DailySummary]
+  {
+    var metrics: [Metric] = []
+    for metric in variables.compactMap(\.metric) where !metrics.contains(metric) { metrics.append(metric) }
+    return try daily(request, metrics: metrics, from: start, days: days)
   }
 
   /// Runs `body` for each request, collecting each answer or error: one failing point does

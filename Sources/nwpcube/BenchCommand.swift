@@ -1,5 +1,6 @@
 import ArgumentParser
 import Forecast
+import ForecastOutput
 import PointQuery
 import SampleRun
 import UTCTime

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CubeFormat
+import ForecastOutput
 import Foundation
 import Meteorology
 import UTCTime

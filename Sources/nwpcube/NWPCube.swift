@@ -12,7 +12,8 @@ struct NWPCube: ParsableCommand {
       the data, 64 for malformed options.
       """,
     subcommands: [
-      IngestCommand.self, QueryCommand.self, SeriesCommand.self, InfoCommand.self, RunsCommand.self,
+      IngestCommand.self, QueryCommand.self, SeriesCommand.self, ForecastCommand.self, InfoCommand.self,
+      RunsCommand.self,
       PruneCommand.self, BenchCommand.self, SampleRunCommand.self,
     ]
   )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ForecastOutput
 import PointQuery
 import UTCTime
 

@@ -1,5 +1,7 @@
 import Foundation
+import PointQuery
 import Testing
+import UTCTime
 import _TestSupport
 
 /// Ingests the real allvars file through the CLI into a fresh store; returns (store, cube).
@@ -175,5 +177,70 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     #expect(pruned.standardOutput.contains("wrf/d01 2026062000 deleted \(old)"), "\(pruned.standardOutput)")
     #expect(!FileManager.default.fileExists(atPath: old) && FileManager.default.fileExists(atPath: new))
     try expectUsageError(["prune", "--store", store, "--keep", "0"], mentions: ["--keep 0 must be at least 1"])
+  }
+
+  @Test func forecastGivesLocalDaysStitchedFromRunsAsJSONAndCSV() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-forecast")
+    defer { SampleFiles.remove(directory) }
+    let store = "\(directory)/store"
+    let old = try TestStores.publish(TestStores.spec(start: "2026-03-28_00:00:00", hours: 72, seed: 11), into: store)
+    let new = try TestStores.publish(TestStores.spec(start: "2026-03-29_06:00:00", hours: 12, seed: 12), into: store)
+    let point = ["--lat", "39.4", "--lon", "-8.1"]
+    let arguments =
+      ["forecast", "--store", store] + point + [
+        "--timezone", "Europe/Lisbon", "--start-date", "2026-03-29", "--days", "1", "--hourly", "temp",
+        "--daily", "temp_max,temp_min,rain_sum,sunrise",
+      ]
+    let outcome = try CommandLineTool.run(arguments)
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+    let hourly = try #require(json["hourly"] as? [String: Any])
+    let times = try #require(hourly["time"] as? [String])
+    // Spring forward: 23 local hours, 00:00 WET to 23:00 WEST.
+    #expect(times.count == 23 && times.first == "2026-03-29T00:00+00:00" && times.last == "2026-03-29T23:00+01:00")
+    #expect(!times.contains { $0.hasPrefix("2026-03-29T01:00") })
+    // Each hour's temperature is the newer run's where it covers the hour (06–18 UTC),
+    // else the older run's, read here from the cube files themselves.
+    let (oldCube, newCube) = (try Cube(path: old), try Cube(path: new))
+    let dayStart = try #require(UTC.parseISO8601("2026-03-29T00:00:00Z"))
+    func temperature(_ cube: Cube, hour: Int) throws -> Double {
+      let location = try cube.locate(latitude: 39.4, longitude: -8.1, method: .nearest)
+      return try #require(try cube.value(try cube.metric("temp"), at: location, time: dayStart + Int64(hour) * 3600))
+    }
+    let temps = try #require(hourly["temp"] as? [Double])
+    let sources = try #require(json["sources"] as? [[String: Any]]).map { $0["run"] as? String }
+    let hourSources = try #require(json["hourly_sources"] as? [Int])
+    for hour in 0..<23 {
+      // Lisbon's local day starts at 00 UTC and runs 23 UTC hours.
+      let fromNew = hour >= 6 && hour <= 18
+      let expected = try temperature(fromNew ? newCube : oldCube, hour: hour)
+      #expect(abs(temps[hour] - expected) < 0.006, "hour \(hour)")
+      #expect(sources[hourSources[hour]] == (fromNew ? "2026032906" : "2026032800"), "hour \(hour)")
+    }
+    let daily = try #require(json["daily"] as? [String: Any])
+    #expect(daily["time"] as? [String] == ["2026-03-29"])
+    #expect((daily["temp_max"] as? [Double])?.first == temps.max())
+    #expect((daily["temp_min"] as? [Double])?.first == temps.min())
+
+    // The same in US units, as CSV: rows begin with the local time; °F by the exact factor.
+    let csv = try CommandLineTool.run(arguments + ["--units", "us", "--format", "csv"])
+    #expect(csv.status == 0, "\(csv.standardError)")
+    let lines = csv.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let header = try #require(lines.firstIndex(of: "time,temp (°F)"))
+    let rows = lines[(header + 1)..<(header + 24)]
+    for (row, celsius) in zip(rows, temps) {
+      let fields = row.split(separator: ",")
+      #expect(fields.count == 2)
+      #expect(abs((Double(fields[1]) ?? .nan) - (celsius * 9 / 5 + 32)) < 0.011, "\(row)")
+    }
+    #expect(rows.first?.hasPrefix("2026-03-29T00:00+00:00,") == true)
+    #expect(lines.contains("date,temp_max (°F),temp_min (°F),rain_sum (in),sunrise (iso8601)"))
+
+    try expectUsageError(arguments + ["--days", "17"], mentions: ["--days 17 is out of range; allowed: 1…16"])
+    try expectUsageError(arguments + ["--timezone", "Europe/Lisbn"], mentions: ["--timezone", "Europe/Lisbn"])
+    try expectUsageError(arguments + ["--daily", "temp_maxx"], mentions: ["--daily", "temp_maxx"])
+    try expectCleanFailure(
+      ["forecast", "--store", store, "--lat", "38.1294", "--lon", "8.9341"],
+      mentions: ["outside the domain", "did you mean longitude -8.9341"])
   }
 }

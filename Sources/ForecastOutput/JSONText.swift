@@ -1,9 +1,7 @@
-import Meteorology
-
 /// A small JSON writer: key order as given, numbers rounded to each metric's precision
 /// (a quantized 21.37 prints as 21.37, not 21.370000000000001).
-enum JSONText {
-  static func string(_ text: String) -> String {
+public enum JSONText {
+  public static func string(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -24,7 +22,7 @@ enum JSONText {
     return out + "\""
   }
 
-  static func number(_ value: Double?, decimals: Int) -> String {
+  public static func number(_ value: Double?, decimals: Int) -> String {
     guard let value, value.isFinite else { return "null" }
     var factor = 1.0
     for _ in 0..<decimals { factor *= 10 }
@@ -33,11 +31,11 @@ enum JSONText {
     return "\(rounded)"
   }
 
-  static func object(_ members: [(String, String)]) -> String {
+  public static func object(_ members: [(String, String)]) -> String {
     "{" + members.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
   }
 
-  static func array(_ elements: [String]) -> String {
+  public static func array(_ elements: [String]) -> String {
     "[" + elements.joined(separator: ",") + "]"
   }
 }

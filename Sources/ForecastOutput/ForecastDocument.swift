@@ -1,0 +1,201 @@
+import Forecast
+import Meteorology
+import UTCTime
+
+/// A forecast answer as JSON or CSV: what `nwpcube forecast` prints and `/v1/forecast`
+/// serves, so that both say the same thing the same way.
+///
+/// The JSON follows Open-Meteo's layout, so its clients feel at home: `hourly` and
+/// `daily` hold a `time` array and one array per variable, `*_units` give each variable's
+/// unit. nwpcube adds where the values came from: `sources` lists each run/domain/cell
+/// used, `hourly_sources` gives each hour's index into it (null where no run covers the
+/// hour) and `daily_sources` each day's indices. `cell` is the grid cell of the first.
+public struct ForecastDocument: Sendable {
+  public let request: ForecastRequest
+  public let current: CurrentConditions?
+  public let hourly: HourlySeries?
+  public let dailyVariables: [DailyVariable]
+  public let daily: [DailySummary]
+
+  public init(
+    request: ForecastRequest, current: CurrentConditions? = nil, hourly: HourlySeries? = nil,
+    dailyVariables: [DailyVariable] = [], daily: [DailySummary] = []
+  ) {
+    self.request = request
+    self.current = current
+    self.hourly = hourly
+    self.dailyVariables = dailyVariables
+    self.daily = daily
+  }
+
+  /// Decimal places for `metric` in the request's units: the metric's own, plus enough for
+  /// units much larger than its own (0.01 mm is 0.0004 in).
+  func decimals(_ metric: Metric) -> Int {
+    let scale = abs(request.units.conversion(of: metric).scale)
+    var extra = 0
+    var step = 1.0
+    while scale < step * 0.95, extra < 4 {
+      step /= 10
+      extra += 1
+    }
+    return metric.decimals + extra
+  }
+
+  /// Every source used, in order of first use, and each block's own indices mapped to it.
+  var sources: (all: [Provenance], current: Int?, hourly: [Int], daily: [[Int]]) {
+    var all: [Provenance] = []
+    func index(_ source: Provenance) -> Int {
+      if let found = all.firstIndex(of: source) { return found }
+      all.append(source)
+      return all.count - 1
+    }
+    let current = self.current?.provenance.map(index)
+    let hourly = self.hourly?.provenance.map(index) ?? []
+    let daily = self.daily.map { $0.provenance.map(index) }
+    return (all, current, hourly, daily)
+  }
+
+  /// The local time of an instant in the request's zone, with its offset.
+  func timestamp(_ instant: Int64) -> String { request.timeZone.timestamp(instant) }
+
+  /// The unit label of a daily variable.
+  func label(_ variable: DailyVariable) -> String {
+    switch variable {
+    case .statistic(let metric, _): request.units.label(of: metric)
+    case .windDirectionDominant: "°"
+    case .sunrise, .sunset: "iso8601"
+    }
+  }
+
+  /// A daily variable's value as JSON text.
+  func dailyValue(_ variable: DailyVariable, _ summary: DailySummary) -> String {
+    let value = variable.value(in: summary)
+    switch variable {
+    case .statistic(let metric, _): return JSONText.number(value, decimals: decimals(metric))
+    case .windDirectionDominant: return JSONText.number(value, decimals: Metric.windDir.decimals)
+    case .sunrise, .sunset: return value.map { JSONText.string(timestamp(Int64($0))) } ?? "null"
+    }
+  }
+}
+
+extension ForecastDocument {
+  /// The answer as one JSON object.
+  public func json() -> String {
+    let (all, currentSource, hourlySources, dailySources) = sources
+    var members: [(String, String)] = [
+      ("latitude", JSONText.number(request.latitude, decimals: 4)),
+      ("longitude", JSONText.number(request.longitude, decimals: 4)),
+      ("method", JSONText.string(request.method.rawValue)),
+      ("timezone", JSONText.string(request.timeZone.identifier)),
+      ("utc_offset_seconds", String(request.timeZone.utcOffset(at: firstInstant))),
+    ]
+    if let first = all.first { members.append(("cell", Self.cell(first))) }
+    members.append(("sources", JSONText.array(all.map(Self.source))))
+    if let current {
+      var values: [(String, String)] = [("time", JSONText.string(timestamp(current.time)))]
+      var units: [(String, String)] = [("time", JSONText.string("iso8601"))]
+      for (metric, value) in zip(current.metrics, current.values) {
+        values.append((metric.name, JSONText.number(value, decimals: decimals(metric))))
+        units.append((metric.name, JSONText.string(request.units.label(of: metric))))
+      }
+      members += [
+        ("current_units", JSONText.object(units)), ("current", JSONText.object(values)),
+        ("current_source", currentSource.map(String.init) ?? "null"),
+      ]
+    }
+    if let hourly {
+      var values: [(String, String)] = [("time", JSONText.array(hourly.hours.map { JSONText.string($0.timestamp) }))]
+      var units: [(String, String)] = [("time", JSONText.string("iso8601"))]
+      for (metric, column) in zip(hourly.metrics, hourly.values) {
+        let places = decimals(metric)
+        values.append((metric.name, JSONText.array(column.map { JSONText.number($0, decimals: places) })))
+        units.append((metric.name, JSONText.string(request.units.label(of: metric))))
+      }
+      members += [
+        ("hourly_units", JSONText.object(units)), ("hourly", JSONText.object(values)),
+        ("hourly_sources", JSONText.array(hourly.sourceOfHour.map { $0.map { String(hourlySources[$0]) } ?? "null" })),
+      ]
+    }
+    if !daily.isEmpty {
+      var values: [(String, String)] = [("time", JSONText.array(daily.map { JSONText.string("\($0.day.date)") }))]
+      var units: [(String, String)] = [("time", JSONText.string("iso8601"))]
+      for variable in dailyVariables {
+        values.append((variable.description, JSONText.array(daily.map { dailyValue(variable, $0) })))
+        units.append((variable.description, JSONText.string(label(variable))))
+      }
+      members += [
+        ("daily_units", JSONText.object(units)), ("daily", JSONText.object(values)),
+        ("daily_sources", JSONText.array(dailySources.map { JSONText.array($0.map(String.init)) })),
+      ]
+    }
+    return JSONText.object(members)
+  }
+
+  /// The instant the answer starts at, for the zone's offset.
+  var firstInstant: Int64 {
+    current?.time ?? hourly?.hours.first?.instant ?? daily.first?.day.start ?? 0
+  }
+
+  static func cell(_ source: Provenance) -> String {
+    JSONText.object([
+      ("i", String(source.i)), ("j", String(source.j)),
+      ("latitude", JSONText.number(source.latitude, decimals: 4)),
+      ("longitude", JSONText.number(source.longitude, decimals: 4)),
+    ])
+  }
+
+  static func source(_ source: Provenance) -> String {
+    JSONText.object([
+      ("model", JSONText.string(source.model)), ("domain", JSONText.string(source.domain)),
+      ("run", JSONText.string(source.run)), ("cell", cell(source)),
+    ])
+  }
+}
+
+extension ForecastDocument {
+  /// The answer as CSV, in sections separated by a blank line: the point and its first
+  /// source; current values; hourly rows, each beginning with its local timestamp; daily
+  /// rows, each beginning with its local date. Headers carry the units, e.g. `temp (°C)`.
+  public func csv() -> String {
+    let (all, _, _, _) = sources
+    var lines = ["latitude,longitude,timezone,utc_offset_seconds,model,domain,run,cell_i,cell_j"]
+    let first = all.first
+    lines.append(
+      [
+        JSONText.number(request.latitude, decimals: 4), JSONText.number(request.longitude, decimals: 4),
+        request.timeZone.identifier, String(request.timeZone.utcOffset(at: firstInstant)), first?.model ?? "",
+        first?.domain ?? "", first?.run ?? "", first.map { String($0.i) } ?? "", first.map { String($0.j) } ?? "",
+      ].joined(separator: ","))
+    func header(_ first: String, _ names: [(String, String)]) -> String {
+      ([first] + names.map { "\($0.0) (\($0.1))" }).joined(separator: ",")
+    }
+    func cell(_ text: String) -> String { text == "null" ? "" : text.replacing("\"", with: "") }
+    if let current {
+      lines.append("")
+      lines.append(header("time", current.metrics.map { ($0.name, request.units.label(of: $0)) }))
+      lines.append(
+        ([timestamp(current.time)]
+          + zip(current.metrics, current.values).map { cell(JSONText.number($1, decimals: decimals($0))) })
+          .joined(separator: ","))
+    }
+    if let hourly {
+      lines.append("")
+      lines.append(header("time", hourly.metrics.map { ($0.name, request.units.label(of: $0)) }))
+      for (index, hour) in hourly.hours.enumerated() {
+        let row = zip(hourly.metrics, hourly.values).map { metric, column in
+          cell(JSONText.number(column[index], decimals: decimals(metric)))
+        }
+        lines.append(([hour.timestamp] + row).joined(separator: ","))
+      }
+    }
+    if !daily.isEmpty {
+      lines.append("")
+      lines.append(header("date", dailyVariables.map { ($0.description, label($0)) }))
+      for summary in daily {
+        lines.append(
+          (["\(summary.day.date)"] + dailyVariables.map { cell(dailyValue($0, summary)) }).joined(separator: ","))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Forecast
+import ForecastOutput
+import Meteorology
+import PointQuery
+
+struct ForecastCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "forecast",
+    abstract: "Print a point's forecast for whole local days: hourly values and daily summaries.",
+    discussion: """
+      Days are local days in --timezone (default UTC), counted from --start-date (default: \
+      today there); a day has 23 or 25 hours when the clocks change. Each hour comes from the \
+      newest run covering it. Daily variables: <metric>_median, _min, _max or _sum (temp_max, \
+      rain_sum, wind_vel_max), a bare metric name (its usual statistics), wind_dir_dominant \
+      (direction of the day's mean wind vector), sunrise and sunset. JSON follows \
+      Open-Meteo's layout, plus the runs, domains and cells the values came from; CSV rows \
+      begin with their local time.
+      """
+  )
+
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case json, csv
+  }
+
+  static let defaultHourly = "temp,hum,rain,cloud,wind_vel,wind_dir,atm_press"
+  static let defaultDaily = "temp_max,temp_min,rain_sum,wind_vel_max,wind_dir_dominant,sunrise,sunset"
+
+  @Option(help: "The store directory.")
+  var store: String
+
+  @Option(parsing: .unconditional, help: "Latitude in decimal degrees, −90…90.")
+  var lat: Double
+
+  @Option(parsing: .unconditional, help: "Longitude in decimal degrees, east-positive.")
+  var lon: Double
+
+  @Option(help: "Hourly metrics, comma-separated (\"\" for none; default \(Self.defaultHourly)).")
+  var hourly: String?
+
+  @Option(help: "Daily variables, comma-separated (\"\" for none; default \(Self.defaultDaily)).")
+  var daily: String?
+
+  @Option(help: "First local day, yyyy-MM-dd (default: today in --timezone).")
+  var startDate: String?
+
+  @Option(help: "Number of days, \(Forecaster.dayLimit.lowerBound)…\(Forecaster.dayLimit.upperBound).")
+  var days: Int = 7
+
+  @Option(help: "IANA time zone of the local days, e.g. Europe/Lisbon.")
+  var timezone: String = "UTC"
+
+  @Option(help: "Unit preset: si, us, uk or canada.")
+  var units: String = "si"
+
+  @Option(help: "nearest or bilinear.")
+  var method: InterpolationMethod = .nearest
+
+  @Option(help: "Answer from this domain only (e.g. d01).")
+  var domain: String?
+
+  @Option(help: "json or csv.")
+  var format: Format = .json
+
+  func validate() throws {
+    guard lat.isFinite, (-90...90).contains(lat) else { throw ValidationError("--lat \(lat) is not in −90…90") }
+    guard lon.isFinite, (-180...360).contains(lon) else { throw ValidationError("--lon \(lon) is not in −180…360") }
+    guard Forecaster.dayLimit.contains(days) else {
+      throw ValidationError(
+        "--days \(days) is out of range; allowed: \(Forecaster.dayLimit.lowerBound)…\(Forecaster.dayLimit.upperBound)")
+    }
+  }
+
+  func run() throws {
+    let zone = try option("--timezone") { () throws(LocalTimeError) in try LocalTimeZone(identifier: timezone) }
+    let start = try option("--start-date") { () throws(LocalTimeError) in
+      try startDate.map { text throws(LocalTimeError) in try LocalDate(parsing: text) } ?? zone.today()
+    }
+    let unitSystem = try option("--units") { () throws(UnitError) in try UnitSystem(preset: units) }
+    let hourlyList = hourly ?? Self.defaultHourly
+    let hourlyMetrics = try option("--hourly") { () throws(ForecastError) in
+      hourlyList.isEmpty ? [] : try Forecaster.metrics(hourlyList.split(separator: ",").map(String.init))
+    }
+    let dailyList = daily ?? Self.defaultDaily
+    let dailyVariables = try option("--daily") { () throws(ForecastError) in
+      dailyList.isEmpty ? [] : try DailyVariable.parse(list: dailyList)
+    }
+    let request = ForecastRequest(
+      latitude: lat, longitude: lon, method: method, domain: domain, timeZone: zone, units: unitSystem)
+    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let localDays = zone.days(from: start, count: days)
+    let hours = localDays.flatMap(\.hours)
+    let series =
+      hourlyMetrics.isEmpty
+      ? nil
+      : try forecaster.hourly(
+        request, metrics: hourlyMetrics, instants: hours.map(\.instant), utcOffsets: hours.map(\.utcOffset))
+    let summaries =
+      dailyVariables.isEmpty ? [] : try forecaster.daily(request, variables: dailyVariables, from: start, days: days)
+    let document = ForecastDocument(request: request, hourly: series, dailyVariables: dailyVariables, daily: summaries)
+    print(format == .json ? document.json() : document.csv())
+  }
+
+  /// Runs a parse of option `name`, turning its error into a usage error that names it.
+  private func option<Value, Failure: Error>(_ name: String, _ parse: () throws(Failure) -> Value) throws -> Value {
+    do {
+      return try parse()
+    } catch {
+      throw ValidationError("\(name): \(error)")
+    }
+  }
+}
