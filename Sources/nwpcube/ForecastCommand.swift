@@ -26,14 +26,7 @@ struct ForecastCommand: ParsableCommand {
   static let defaultHourly = "temp,hum,rain,cloud,wind_vel,wind_dir,atm_press"
   static let defaultDaily = "temp_max,temp_min,rain_sum,wind_vel_max,wind_dir_dominant,sunrise,sunset"
 
-  @Option(help: "The store directory.")
-  var store: String
-
-  @Option(parsing: .unconditional, help: "Latitude in decimal degrees, −90…90.")
-  var lat: Double
-
-  @Option(parsing: .unconditional, help: "Longitude in decimal degrees, east-positive.")
-  var lon: Double
+  @OptionGroup var location: LocationOptions
 
   @Option(help: "Hourly metrics, comma-separated (\"\" for none; default \(Self.defaultHourly)).")
   var hourly: String?
@@ -53,18 +46,10 @@ struct ForecastCommand: ParsableCommand {
   @Option(help: "Unit preset: si, us, uk or canada.")
   var units: String = "si"
 
-  @Option(help: "nearest or bilinear.")
-  var method: InterpolationMethod = .nearest
-
-  @Option(help: "Answer from this domain only (e.g. d01).")
-  var domain: String?
-
   @Option(help: "json or csv.")
   var format: Format = .json
 
   func validate() throws {
-    guard lat.isFinite, (-90...90).contains(lat) else { throw ValidationError("--lat \(lat) is not in −90…90") }
-    guard lon.isFinite, (-180...360).contains(lon) else { throw ValidationError("--lon \(lon) is not in −180…360") }
     guard Forecaster.dayLimit.contains(days) else {
       throw ValidationError(
         "--days \(days) is out of range; allowed: \(Forecaster.dayLimit.lowerBound)…\(Forecaster.dayLimit.upperBound)")
@@ -86,8 +71,9 @@ struct ForecastCommand: ParsableCommand {
       dailyList.isEmpty ? [] : try DailyVariable.parse(list: dailyList)
     }
     let request = ForecastRequest(
-      latitude: lat, longitude: lon, method: method, domain: domain, timeZone: zone, units: unitSystem)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+      latitude: location.lat, longitude: location.lon, method: location.method, domain: location.domain,
+      timeZone: zone, units: unitSystem)
+    let forecaster = Forecaster(store: try ForecastStore(path: location.store))
     let localDays = zone.days(from: start, count: days)
     let hours = localDays.flatMap(\.hours)
     let series =

@@ -2,8 +2,8 @@ import ArgumentParser
 import PointQuery
 import UTCTime
 
-/// Options shared by the commands that read a store at one point.
-struct PointOptions: ParsableArguments {
+/// Where to answer: the store and the point, shared by the commands that read one point.
+struct LocationOptions: ParsableArguments {
   @Option(help: "The store directory (STORE/<model>/<domain>/<run>.cube).")
   var store: String
 
@@ -13,9 +13,6 @@ struct PointOptions: ParsableArguments {
 
   @Option(parsing: .unconditional, help: "Longitude in decimal degrees, east-positive (Portugal is about −9).")
   var lon: Double
-
-  @Option(help: "Comma-separated metrics (default: all the cube has).")
-  var metrics: String?
 
   @Option(help: "nearest (the great-circle nearest cell) or bilinear.")
   var method: InterpolationMethod = .nearest
@@ -31,12 +28,23 @@ struct PointOptions: ParsableArguments {
       throw ValidationError("--lon \(lon) is not a longitude in −180…360")
     }
   }
+}
+
+/// The location and the metrics to read there, for `query` and `series`.
+struct PointOptions: ParsableArguments {
+  @OptionGroup var location: LocationOptions
+
+  @Option(help: "Comma-separated metrics (default: all the cube has).")
+  var metrics: String?
+
+  var method: InterpolationMethod { location.method }
 
   /// Opens the store and finds the cube answering at the point and `time` (the newest run
   /// covering it, from the finest domain containing the point) and the point's cell.
   func select(time: Int64) throws -> (Cube, PointLocation) {
-    let store = try ForecastStore(path: store)
-    return try store.select(latitude: lat, longitude: lon, time: time, method: method, domain: domain)
+    let store = try ForecastStore(path: location.store)
+    return try store.select(
+      latitude: location.lat, longitude: location.lon, time: time, method: method, domain: location.domain)
   }
 
   /// The metrics asked for, resolved against `cube`.
