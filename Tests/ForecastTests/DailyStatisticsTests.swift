@@ -68,4 +68,27 @@ import Testing
     let autumn = DailyStatistics(hourly: try clockHours("2026-10-25"))
     #expect(autumn.hours == 25 && autumn.sum == 277 && autumn.median == 11)
   }
+
+  /// The selection that finds the median against sorting, on many random days with ties
+  /// (values drawn from a few levels) and missing hours.
+  @Test func theMedianEqualsTheSortedMiddleOnRandomDays() {
+    var state: UInt64 = 0x2026_1122
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    for _ in 0..<2000 {
+      let count = Int(next() % 26)
+      let levels = 1 + next() % 12
+      let values: [Double?] = (0..<count).map { _ in next() % 7 == 0 ? nil : Double(next() % levels) * 0.5 - 2 }
+      let known = values.compactMap { $0 }.sorted()
+      let statistics = DailyStatistics(hourly: values)
+      let expected: Double? =
+        known.isEmpty
+        ? nil
+        : known.count % 2 == 1 ? known[known.count / 2] : (known[known.count / 2 - 1] + known[known.count / 2]) / 2
+      #expect(statistics.median == expected, "\(values)")
+      #expect(statistics.minimum == known.first && statistics.maximum == known.last, "\(values)")
+    }
+  }
 }
