@@ -71,15 +71,20 @@ public struct DailyStatistics: Sendable, Hashable {
   /// daily data too (sorting was most of a 7-day summary's cost in `nwpcube bench --kinds
   /// daily7`); longer inputs use the general sort.
   static func sortSmall(_ values: UnsafeMutableBufferPointer<Double>) {
+    guard values.count > 1 else { return }
     guard values.count <= 48 else {
       var values = values
       values.sort()
       return
     }
-    for index in values.indices.dropFirst() {
+    // The smallest value first, as a sentinel: the inner loop then needs no bounds test.
+    var smallest = 0
+    for index in values.indices where values[index] < values[smallest] { smallest = index }
+    values.swapAt(0, smallest)
+    for index in values.indices.dropFirst(2) {
       let value = values[index]
       var slot = index
-      while slot > 0, values[slot - 1] > value {
+      while values[slot - 1] > value {
         values[slot] = values[slot - 1]
         slot -= 1
       }

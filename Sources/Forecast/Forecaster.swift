@@ -111,7 +111,9 @@ public struct Forecaster: Sendable {
         let values = column(index)
         reader.read(metric, into: values)
         let convert = request.units.conversion(of: metric)
-        for hour in values.indices { values[hour] = convert(values[hour]) }  // NaN stays NaN
+        if convert != .identity {
+          for hour in values.indices { values[hour] = convert(values[hour]) }  // NaN stays NaN
+        }
       }
       if wantsWind {
         reader.read(.windU, into: column(stored.count))

@@ -87,7 +87,7 @@ public struct UnitSystem: Sendable, Hashable {
   /// The conversion `convert(_:of:)` applies to `metric`, found once so that a column of
   /// values converts with a multiply-add each. Every unit conversion here is affine.
   public func conversion(of metric: Metric) -> UnitConversion {
-    guard let unit = unit(of: metric) else { return UnitConversion(scale: 1, offset: 0) }
+    guard let unit = unit(of: metric) else { return .identity }
     let offset = unit.convert(fromCanonical: 0)
     return UnitConversion(scale: unit.convert(fromCanonical: 1) - offset, offset: offset)
   }
@@ -129,6 +129,9 @@ public enum UnitPreset: String, UnitChoice {
 public struct UnitConversion: Sendable, Hashable {
   public let scale: Double
   public let offset: Double
+
+  /// No conversion.
+  public static let identity = UnitConversion(scale: 1, offset: 0)
 
   /// `value` converted.
   @inlinable

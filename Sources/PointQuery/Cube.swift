@@ -38,7 +38,11 @@ public final class Cube: Sendable {
   @usableFromInline let scales: [Double]
   @usableFromInline let offsets: [Double]
   @usableFromInline let hourlyAmount: [Bool]
-  private let slots: [String: Int]
+  /// Every catalogue metric resolved against this cube, in `Metric.queryable` order, so
+  /// that resolving a metric on a query path is a short scan of names, not a hash.
+  private let resolved: [QueryMetric]
+  /// Their names: short strings held inline, so comparing them touches no reference counts.
+  private let resolvedNames: [String]
 
   /// Opens and verifies the cube at `path` and builds its locator.
   public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
@@ -78,7 +82,9 @@ public final class Cube: Sendable {
     scales = header.metrics.map(\.scale)
     offsets = header.metrics.map(\.offset)
     hourlyAmount = header.metrics.map { $0.temporal == Metric.Temporal.hourlyAmount.rawValue }
-    slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
+    resolvedNames = Metric.queryable.map(\.name)
   }
 
   /// The header: shape, time axis, identity, metrics.
@@ -112,6 +118,11 @@ public final class Cube: Sendable {
   /// an unavailable metric whose values are nil.
   public func metric(_ metric: Metric) -> QueryMetric {
     let name = metric.name
+    for (index, known) in resolvedNames.enumerated() where known == name { return resolved[index] }
+    return QueryMetric(metric: metric, source: .absent)
+  }
+
+  private static func resolve(_ metric: Metric, slots: [String: Int]) -> QueryMetric {
     switch metric {
     case .windVel, .windDir:
       guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {
@@ -120,7 +131,7 @@ public final class Cube: Sendable {
       return QueryMetric(
         metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
     default:
-      return QueryMetric(metric: metric, source: slots[name].map { .stored($0) } ?? .absent)
+      return QueryMetric(metric: metric, source: slots[metric.name].map { .stored($0) } ?? .absent)
     }
   }
 

@@ -135,4 +135,34 @@ import _TestSupport
     }
     #expect(throws: ForecastError.unknownMetric("tmp")) { try Forecaster.metrics(["temp", "tmp"]) }
   }
+
+  /// Hours between a run's output steps (3-hourly output, a zone whose hours fall at :15
+  /// UTC) are interpolated in time, as the cube itself interpolates them.
+  @Test func hoursBetweenOutputStepsAreInterpolated() throws {
+    let store = SampleFiles.temporaryDirectory("forecast-3h")
+    defer { SampleFiles.remove(store) }
+    var spec = TestStores.spec(start: "2026-03-28_00:00:00", hours: 48, seed: 5)
+    spec.stepMinutes = 180
+    let cube = try Cube(path: try TestStores.publish(spec, into: store))
+    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let kathmandu = try LocalTimeZone(identifier: "Asia/Kathmandu")
+    let request = ForecastRequest(latitude: Self.latitude, longitude: Self.longitude, timeZone: kathmandu)
+    let metrics = try Forecaster.metrics(["temp", "wind_dir", "rain"])
+    let day = try forecaster.day(request, metrics: metrics, date: try LocalDate(parsing: "2026-03-29"))
+    #expect(day.hours.count == 24 && day.hours[0].instant % 3600 == 15 * 60)
+    let location = try cube.locate(latitude: Self.latitude, longitude: Self.longitude, method: .nearest)
+    for (index, hour) in day.hours.enumerated() {
+      for (column, metric) in metrics.enumerated() {
+        let expected = try cube.value(try cube.metric(metric.name), at: location, time: hour.instant)
+        #expect(day.values[column][index] == expected, "\(metric.name) at \(hour.timestamp)")
+      }
+    }
+    let utc = try forecaster.day(
+      ForecastRequest(latitude: Self.latitude, longitude: Self.longitude), metrics: metrics,
+      date: try LocalDate(parsing: "2026-03-28"))
+    for (index, hour) in utc.hours.enumerated() {
+      let expected = try cube.value(try cube.metric("temp"), at: location, time: hour.instant)
+      #expect(utc.values[0][index] == expected, "temp at \(hour.timestamp)")
+    }
+  }
 }
