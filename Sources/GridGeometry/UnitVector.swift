@@ -30,9 +30,26 @@ public struct UnitVector: Sendable, Equatable {
     UnitVector(x: y * o.z - z * o.y, y: z * o.x - x * o.z, z: x * o.y - y * o.x)
   }
 
+  /// Scaled and summed vectors, for building rotated frames and points between cells; the
+  /// results are unit vectors only where the arithmetic makes them so.
+  static func * (vector: UnitVector, factor: Double) -> UnitVector {
+    UnitVector(x: vector.x * factor, y: vector.y * factor, z: vector.z * factor)
+  }
+
+  static func + (a: UnitVector, b: UnitVector) -> UnitVector {
+    UnitVector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z)
+  }
+
+  static func - (a: UnitVector, b: UnitVector) -> UnitVector {
+    UnitVector(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z)
+  }
+
+  /// The Euclidean length: 1 for a point on the sphere, the chord for a difference.
+  var length: Double { dot(self).squareRoot() }
+
   func normalized() -> UnitVector {
-    let length = dot(self).squareRoot()
-    return UnitVector(x: x / length, y: y / length, z: z / length)
+    let norm = length
+    return UnitVector(x: x / norm, y: y / norm, z: z / norm)
   }
 
   /// The great-circle angle to `other` in radians, accurate for tiny angles too
