@@ -34,7 +34,7 @@ let package = Package(
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "GridGeometry", "SampleRun", "UTCTime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -29,8 +29,9 @@ public struct DegreeSineTable: Sendable {
     }
   }
 
-  /// (sin x, cos x) for x in degrees; nil outside −360…360 (and for NaN).
-  @inlinable
+  /// (sin x, cos x) for x in degrees; nil outside −360…360 (and for NaN). Always inlined:
+  /// a call costs as much as the arithmetic.
+  @inlinable @inline(__always)
   public func sinCos(degrees x: Double) -> (sin: Double, cos: Double)? {
     guard x >= -360, x <= 360 else { return nil }
     // x + 360.5 is positive, so truncation is the floor: the nearest whole degree without a

@@ -11,7 +11,10 @@ import Foundation
 /// down from a larger domain keeps the larger domain's centre in its attributes, while its
 /// first cell is its own. The projection itself only claims to describe the grid; a locator
 /// uses it after `largestMismatch(on:)` has checked it against every cell.
-public struct MapProjection: Sendable {
+///
+/// A final class of constants rather than a struct: a locator that held the struct read its
+/// 184 bytes out onto the stack (and retained its tables) on every lookup.
+public final class MapProjection: Sendable {
   /// A projection by WRF's `MAP_PROJ` code. MM5's `map_proj_code` uses the same numbers for
   /// the three it has.
   public enum Kind: Int, Sendable, CaseIterable {
@@ -65,9 +68,37 @@ public struct MapProjection: Sendable {
   @usableFromInline let axisY: UnitVector
   @usableFromInline let axisZ: UnitVector
   /// The plane coordinates of the first cell, which the grid coordinates are measured from.
-  @usableFromInline private(set) var originX = 0.0
-  @usableFromInline private(set) var originY = 0.0
-  @usableFromInline let sines = DegreeSineTable()
+  @usableFromInline let originX: Double
+  @usableFromInline let originY: Double
+  @usableFromInline let sines: DegreeSineTable
+  /// Conic: ρ; Mercator: the ordinate; both in cells, tabulated by latitude (empty for the
+  /// others).
+  @usableFromInline let latitudeTable: LatitudeTable
+
+  /// Everything but the anchor: worked out once, and shared by the unanchored projection
+  /// that finds where the first cell is and by the anchored one.
+  private struct Setup {
+    let kind: Kind
+    let constants: Constants
+    let referenceLongitude: Double
+    let axes: (x: UnitVector, y: UnitVector, z: UnitVector)
+    let latitudeTable: LatitudeTable
+    let sines: DegreeSineTable
+  }
+
+  private init(_ setup: Setup, origin: (x: Double, y: Double)) {
+    kind = setup.kind
+    form = setup.constants.form
+    cone = setup.constants.cone
+    hemisphere = setup.constants.hemisphere
+    scale = setup.constants.scale
+    columnsPerTurn = setup.constants.columnsPerTurn
+    referenceLongitude = setup.referenceLongitude
+    (axisX, axisY, axisZ) = setup.axes
+    latitudeTable = setup.latitudeTable
+    sines = setup.sines
+    (originX, originY) = origin
+  }
 
   /// A projection from WRF's parameters, anchored at `origin`, the latitude/longitude of
   /// the grid's cell (0, 0).
@@ -81,7 +112,7 @@ public struct MapProjection: Sendable {
   ///   degrees from it on WRF's sphere, in both directions.
   ///
   /// Throws `projectionRejected` naming the parameter that describes no projection.
-  public init(
+  public convenience init(
     kind: Kind, truelat1: Double, truelat2: Double, standardLongitude: Double, poleLatitude: Double,
     gridSpacing: Double, origin: (latitude: Double, longitude: Double)
   ) throws(GeometryError) {
@@ -94,13 +125,6 @@ public struct MapProjection: Sendable {
     let parameters = try Self.parameters(
       kind: kind, truelat1: truelat1, truelat2: truelat2, standardLongitude: standardLongitude,
       poleLatitude: poleLatitude, gridSpacing: gridSpacing)
-    self.kind = kind
-    form = parameters.form
-    cone = parameters.cone
-    hemisphere = parameters.hemisphere
-    scale = parameters.scale
-    columnsPerTurn = parameters.columnsPerTurn
-    referenceLongitude = Self.wrapped(parameters.form == .conic ? standardLongitude : origin.longitude)
     // The computational pole is at (POLE_LAT, 180 − STAND_LON); x points from it towards
     // the computational meridian through geographic longitude 180 − STAND_LON, y east.
     let poleLongitude = (180 - standardLongitude) * .pi / 180
@@ -116,24 +140,33 @@ public struct MapProjection: Sendable {
       let turn = atan2(first.dot(axisY), first.dot(axisX))
       (axisX, axisY) = (axisX * cos(turn) + axisY * sin(turn), axisX * -sin(turn) + axisY * cos(turn))
     }
-    self.axisX = axisX
-    self.axisY = axisY
-    self.axisZ = axisZ
-    guard let anchor = gridCoordinates(latitude: origin.latitude, longitude: origin.longitude),
+    let latitudeTable: LatitudeTable
+    switch parameters.form {
+    case .conic, .mercator:
+      latitudeTable = LatitudeTable { latitude in Self.latitudeTerm(latitude, constants: parameters) }
+    case .cylindrical, .rotated:
+      latitudeTable = LatitudeTable()
+    }
+    let setup = Setup(
+      kind: kind, constants: parameters,
+      referenceLongitude: Self.wrapped(parameters.form == .conic ? standardLongitude : origin.longitude),
+      axes: (axisX, axisY, axisZ), latitudeTable: latitudeTable, sines: DegreeSineTable())
+    guard
+      let anchor = MapProjection(setup, origin: (0, 0)).gridCoordinates(
+        latitude: origin.latitude, longitude: origin.longitude),
       anchor.x.isFinite, anchor.y.isFinite
     else {
       throw .projectionRejected(
         "the first cell \(origin.latitude), \(origin.longitude) is at the projection's singular point")
     }
-    originX = anchor.x
-    originY = anchor.y
+    self.init(setup, origin: anchor)
   }
 
   /// The projection a WRF `MAP_PROJ` code and parameters describe, anchored on `grid`'s
   /// cell (0, 0). `parameters` are in the order of a cube header: TRUELAT1, TRUELAT2,
   /// STAND_LON, CEN_LAT, CEN_LON, POLE_LAT, POLE_LON, DX (NaN where absent); CEN_LAT and
   /// CEN_LON are not used (see the type's discussion), nor is POLE_LON.
-  public init(wrfCode: Int, parameters: [Double], grid: CurvilinearGrid) throws(GeometryError) {
+  public convenience init(wrfCode: Int, parameters: [Double], grid: CurvilinearGrid) throws(GeometryError) {
     guard let kind = Kind(rawValue: wrfCode) else {
       throw .projectionRejected("MAP_PROJ \(wrfCode) is not a projection with an analytic mapping (1, 2, 3 or 6)")
     }
@@ -152,31 +185,63 @@ public struct MapProjection: Sendable {
   ///
   /// nil for latitudes outside −90…90, longitudes outside −360…360 and NaN. At the pole
   /// opposite a conic grid's hemisphere, and at Mercator's poles, the result is not finite.
-  @inlinable
+  /// Always inlined, so that a locator's lookup makes no call for it.
+  @inlinable @inline(__always)
   public func gridCoordinates(latitude: Double, longitude: Double) -> (x: Double, y: Double)? {
     guard abs(latitude) <= 90, abs(longitude) <= 360 else { return nil }
     switch form {
     case .conic:
-      guard let phi = sines.sinCos(degrees: latitude),
-        let theta = sines.sinCos(degrees: cone * Self.wrapped(longitude - referenceLongitude))
-      else { return nil }
-      // tan(45° − h·φ/2), in whichever of its two exact forms does not cancel.
-      let hs = hemisphere * phi.sin
-      let ratio = hs >= 0 ? phi.cos / (1 + hs) : (1 - hs) / phi.cos
-      let rho = scale * (cone == 1 ? ratio : pow(ratio, cone))
+      guard let theta = sines.sinCos(degrees: cone * Self.wrapped(longitude - referenceLongitude)) else { return nil }
+      let rho = latitudeTable.value(at: latitude) ?? latitudeTerm(latitude)
       return (rho * theta.sin - originX, -hemisphere * rho * theta.cos - originY)
     case .mercator:
-      guard let phi = sines.sinCos(degrees: latitude) else { return nil }
-      // The isometric latitude ln tan(45° + φ/2), odd in φ, from the side that does not cancel.
-      let psi = phi.sin >= 0 ? log((1 + phi.sin) / phi.cos) : -log((1 - phi.sin) / phi.cos)
-      return (Self.wrapped(longitude - referenceLongitude) * (scale * .pi / 180) - originX, scale * psi - originY)
+      let ordinate = latitudeTable.value(at: latitude) ?? latitudeTerm(latitude)
+      return (Self.wrapped(longitude - referenceLongitude) * (scale * .pi / 180) - originX, ordinate - originY)
     case .cylindrical:
       return (Self.wrapped(longitude - referenceLongitude) * scale - originX, latitude * scale - originY)
     case .rotated:
-      guard let point = sines.unitVector(latitude: latitude, longitude: longitude) else { return nil }
-      let z = min(max(point.dot(axisZ), -1), 1)
-      let cellsPerRadian = scale * 180 / .pi
-      return (atan2(point.dot(axisY), point.dot(axisX)) * cellsPerRadian - originX, asin(z) * cellsPerRadian - originY)
+      return rotatedGridCoordinates(latitude: latitude, longitude: longitude)
+    }
+  }
+
+  /// `gridCoordinates` on a rotated-pole grid: out of line, so that the inlined lookup stays
+  /// small (this case calls libm's atan2 and asin anyway).
+  @usableFromInline
+  func rotatedGridCoordinates(latitude: Double, longitude: Double) -> (x: Double, y: Double)? {
+    guard let point = sines.unitVector(latitude: latitude, longitude: longitude) else { return nil }
+    let z = min(max(point.dot(axisZ), -1), 1)
+    let cellsPerRadian = scale * 180 / .pi
+    return (atan2(point.dot(axisY), point.dot(axisX)) * cellsPerRadian - originX, asin(z) * cellsPerRadian - originY)
+  }
+
+  /// ρ (conic) or the ordinate (Mercator) at a latitude, in cells, computed directly: where
+  /// the latitude table does not answer.
+  @usableFromInline
+  func latitudeTerm(_ latitude: Double) -> Double {
+    Self.latitudeTerm(
+      latitude,
+      constants: Constants(
+        form: form, cone: cone, hemisphere: hemisphere, scale: scale, columnsPerTurn: columnsPerTurn)
+    ).value
+  }
+
+  /// ρ or the ordinate in cells at a latitude, and its derivative per degree.
+  static func latitudeTerm(_ latitude: Double, constants: Constants) -> (value: Double, derivative: Double) {
+    let phi = latitude * .pi / 180
+    let (sinPhi, cosPhi) = (sin(phi), cos(phi))
+    switch constants.form {
+    case .mercator:
+      // The isometric latitude ln tan(45° + φ/2), odd in φ, from the side that does not
+      // cancel; dψ/dφ = 1/cos φ.
+      let psi = sinPhi >= 0 ? log((1 + sinPhi) / cosPhi) : -log((1 - sinPhi) / cosPhi)
+      return (constants.scale * psi, constants.scale / cosPhi * .pi / 180)
+    default:
+      // ρ = scale · tan(45° − h·φ/2)ⁿ, the tangent in whichever of its two exact forms does
+      // not cancel; dρ/dφ = −h·n·ρ / cos φ.
+      let hs = constants.hemisphere * sinPhi
+      let ratio = hs >= 0 ? cosPhi / (1 + hs) : (1 - hs) / cosPhi
+      let rho = constants.scale * (constants.cone == 1 ? ratio : pow(ratio, constants.cone))
+      return (rho, -constants.hemisphere * constants.cone * rho / cosPhi * .pi / 180)
     }
   }
 
@@ -234,12 +299,17 @@ public struct MapProjection: Sendable {
 
   /// An angle in degrees within −180…180 (180 itself may come out as −180); NaN stays NaN.
   /// Angles within ±900°, all the lookup path sees, take no call to libm.
-  @inlinable
+  @inlinable @inline(__always)
   static func wrapped(_ degrees: Double) -> Double {
-    guard abs(degrees) <= 900 else {
-      return degrees.isFinite ? wrapped(degrees.truncatingRemainder(dividingBy: 360)) : .nan
-    }
+    guard abs(degrees) <= 900 else { return farWrapped(degrees) }
     // (degrees + 900) / 360 is positive, so truncation is the floor.
     return degrees - 360 * Double(Int((degrees + 900) * (1.0 / 360)) - 2)
+  }
+
+  /// `wrapped` for angles beyond ±900° and NaN, off the lookup path.
+  @usableFromInline
+  static func farWrapped(_ degrees: Double) -> Double {
+    guard degrees.isFinite else { return .nan }
+    return wrapped(degrees.truncatingRemainder(dividingBy: 360))
   }
 }

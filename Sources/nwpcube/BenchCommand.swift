@@ -1,4 +1,5 @@
 import ArgumentParser
+import GridGeometry
 import PointQuery
 import SampleRun
 import UTCTime
@@ -16,7 +17,11 @@ struct BenchCommand: ParsableCommand {
     discussion: """
       Kinds: nearest (one value, nearest cell, random metric and time), bilinear (the same, \
       bilinear), series24h (24 hours of the seven legacy metrics at one point), locate \
-      (latitude/longitude to the nearest cell, through Cube.locate) and read (one value at an already located point). \
+      (latitude/longitude to the nearest cell, through Cube.locate with the locator the cube uses), \
+      locate_analytic and locate_generic (the same through the analytic projection locator and \
+      through the generic curvilinear locator, called directly on the cube's grid; a kind the \
+      grid cannot have is left out with a note on standard error) and read (one value at an \
+      already located point). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
       spread over the batch; p50, p99 and max are of the per-lookup time within each batch. \
@@ -38,7 +43,10 @@ struct BenchCommand: ParsableCommand {
   @Flag(help: "Print one JSON object keyed by kind instead of a table.")
   var json = false
 
-  @Option(help: "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, read.")
+  @Option(
+    help:
+      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read."
+  )
   var kinds: String?
 
   @Option(help: "Metrics the single-value kinds draw from (comma-separated; default: all the cube has).")
@@ -72,7 +80,9 @@ struct BenchCommand: ParsableCommand {
     var buffer = [Double](repeating: 0, count: daySteps)
     var sink = 0.0
 
-    let selected = Set((kinds ?? "nearest,bilinear,series24h,locate,read").split(separator: ",").map(String.init))
+    let selected = Set(
+      (kinds ?? "nearest,bilinear,series24h,locate,locate_analytic,locate_generic,read").split(separator: ",").map(
+        String.init))
     var results: [(String, Timing)] = []
     func record(_ kind: String, _ body: (Int) throws -> Void) rethrows {
       if selected.contains(kind) { results.append((kind, try measure(body))) }
@@ -104,6 +114,16 @@ struct BenchCommand: ParsableCommand {
     try record("locate") { q in
       sink += Double(try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest).i)
     }
+    if selected.contains("locate_analytic"), let analytic = analyticLocator(cube) {
+      record("locate_analytic") { q in
+        sink += Double(analytic.nearestCell(latitude: points[q].0, longitude: points[q].1)?.i ?? 0)
+      }
+    }
+    if selected.contains("locate_generic"), let generic = genericLocator(cube) {
+      record("locate_generic") { q in
+        sink += Double(generic.nearestCell(latitude: points[q].0, longitude: points[q].1)?.i ?? 0)
+      }
+    }
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
 
     if json {
@@ -131,6 +151,35 @@ struct BenchCommand: ParsableCommand {
           "\(name.padded(11)) \(format(timing.p50)) \(format(timing.p99)) \(format(timing.max)) \(String(Int(timing.perSecond)))"
         )
       }
+    }
+  }
+
+  /// The cube's analytic locator, or nil with a note on standard error saying why it has none.
+  private func analyticLocator(_ cube: Cube) -> AnalyticLocator? {
+    switch cube.locator {
+    case .analytic(let locator): return locator
+    case .regular:
+      printError("note: locate_analytic left out: the grid is a regular latitude/longitude lattice")
+    case .curvilinear:
+      let code = Int(cube.header.projection.code)
+      do {
+        let grid = cube.locator.grid
+        let projection = try MapProjection(wrfCode: code, parameters: cube.header.projection.parameters, grid: grid)
+        return try AnalyticLocator(grid: grid, projection: projection)
+      } catch {
+        printError("note: locate_analytic left out: \(error.description)")
+      }
+    }
+    return nil
+  }
+
+  /// A generic curvilinear locator on the cube's grid, or nil with a note saying why.
+  private func genericLocator(_ cube: Cube) -> CellLocator? {
+    do {
+      return try CellLocator(grid: cube.locator.grid)
+    } catch {
+      printError("note: locate_generic left out: \(error.description)")
+      return nil
     }
   }
 
