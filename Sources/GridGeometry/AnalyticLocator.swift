@@ -193,7 +193,7 @@ public final class AnalyticLocator: PointLocator {
   }
 
   /// A number of cells for messages.
-  static func cells(_ value: Double) -> String {
+  public static func cells(_ value: Double) -> String {
     String(format: "%.3g cells", value)
   }
 }
