@@ -4,12 +4,11 @@ import GridGeometry
 import Ingest
 import NetCDF
 import PointQuery
-import SampleRun
 import Testing
 import _TestSupport
 
 /// Whether a cube locates through its projection.
-private func isAnalytic(_ cube: Cube) -> Bool {
+func isAnalytic(_ cube: Cube) -> Bool {
   if case .analytic = cube.locator { true } else { false }
 }
 
@@ -23,19 +22,6 @@ private func isAnalytic(_ cube: Cube) -> Bool {
     let report = try Ingestor.run([path], options: .init(store: store))
     #expect(!report.warnings.contains { $0.contains("locator") }, "\(report.warnings)")
     let cube = try Cube(path: try #require(report.published.first).path)
-    #expect(isAnalytic(cube))
-  }
-
-  @Test func theMM5SampleLocatesThroughItsMapProjCode() throws {
-    let directory = SampleFiles.temporaryDirectory("projection-mm5")
-    defer { SampleFiles.remove(directory) }
-    var spec = SampleRunSpec.portugal9km
-    spec.hours = 1
-    try SampleRunGenerator.writeMM5(spec, to: "\(directory)/mm5.nc")
-    let report = try Ingestor.run(["\(directory)/mm5.nc"], options: .init(store: "\(directory)/store"))
-    #expect(!report.warnings.contains { $0.contains("locator") }, "\(report.warnings)")
-    let cube = try Cube(path: try #require(report.published.first).path)
-    #expect(cube.header.projection.code == 1)
     #expect(isAnalytic(cube))
   }
 
