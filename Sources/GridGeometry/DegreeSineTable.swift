@@ -49,7 +49,7 @@ public struct DegreeSineTable: Sendable {
   }
 
   /// The unit vector of a latitude/longitude in degrees; nil for angles outside −360…360.
-  @inlinable
+  @inlinable @inline(__always)
   public func unitVector(latitude: Double, longitude: Double) -> UnitVector? {
     guard let phi = sinCos(degrees: latitude), let lambda = sinCos(degrees: longitude) else { return nil }
     return UnitVector(x: phi.cos * lambda.cos, y: phi.cos * lambda.sin, z: phi.sin)

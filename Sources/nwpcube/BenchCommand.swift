@@ -223,7 +223,9 @@ struct BenchCommand: ParsableCommand {
   }
 
   /// A uniformly random fractional grid position, turned into latitude/longitude by
-  /// bilinear interpolation of the four surrounding cell coordinates: always in the domain.
+  /// bilinear interpolation of the four surrounding cells' unit vectors: always in the
+  /// domain, and right across the dateline and near the poles, where interpolating degrees
+  /// is not.
   private func randomPoint(in cube: Cube, _ random: inout SplitMix64) -> (Double, Double) {
     let grid = cube.locator.grid
     let x = random.unit() * Double(grid.width - 1)
@@ -232,13 +234,16 @@ struct BenchCommand: ParsableCommand {
     let j = min(Int(y), grid.height - 2)
     let fx = x - Double(i)
     let fy = y - Double(j)
-    func corner(_ values: [Float]) -> Double {
-      let a = Double(values[j * grid.width + i])
-      let b = Double(values[j * grid.width + i + 1])
-      let c = Double(values[(j + 1) * grid.width + i])
-      let d = Double(values[(j + 1) * grid.width + i + 1])
-      return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    var (px, py, pz) = (0.0, 0.0, 0.0)
+    for (cell, weight) in [
+      (j * grid.width + i, (1 - fx) * (1 - fy)), (j * grid.width + i + 1, fx * (1 - fy)),
+      ((j + 1) * grid.width + i, (1 - fx) * fy), ((j + 1) * grid.width + i + 1, fx * fy),
+    ] {
+      let corner = UnitVector(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
+      px += weight * corner.x
+      py += weight * corner.y
+      pz += weight * corner.z
     }
-    return (corner(grid.latitudes), corner(grid.longitudes))
+    return (UnitVector(x: px, y: py, z: pz).latitude, UnitVector(x: px, y: py, z: pz).longitude)
   }
 }
