@@ -83,6 +83,27 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     #expect(min(direction, 360 - direction) < 0.5)
   }
 
+  /// The sample run's cube locates through its Lambert projection; its cells are the
+  /// brute-force nearest, as the generic locator's are, edge band included.
+  @Test func theSampleCubeLocatesThroughItsProjectionExactly() throws {
+    let cube = try sampleCube()
+    guard case .analytic = cube.locator else {
+      Issue.record("expected the analytic locator, got \(cube.locator)")
+      return
+    }
+    let grid = cube.locator.grid
+    let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
+    var random = TestRandom(seed: 31)
+    for _ in 0..<10_000 {
+      let point = GridSampling.point(
+        x: random.uniform(-0.45...Double(grid.width) - 0.55), y: random.uniform(-0.45...Double(grid.height) - 0.55),
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
+      let location = try cube.locate(latitude: point.latitude, longitude: point.longitude, method: .nearest)
+      #expect(
+        oracle.isNearest(location.j * grid.width + location.i, latitude: point.latitude, longitude: point.longitude))
+    }
+  }
+
   @Test func aOneShotValueEqualsLocateThenValue() throws {
     let cube = try sampleCube()
     let grid = cube.locator.grid
