@@ -92,16 +92,11 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
       return
     }
     let grid = cube.locator.grid
-    let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
-    var random = TestRandom(seed: 31)
-    for _ in 0..<10_000 {
-      let point = GridSampling.point(
-        x: random.uniform(-0.45...Double(grid.width) - 0.55), y: random.uniform(-0.45...Double(grid.height) - 0.55),
-        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
-      let location = try cube.locate(latitude: point.latitude, longitude: point.longitude, method: .nearest)
-      #expect(
-        oracle.isNearest(location.j * grid.width + location.i, latitude: point.latitude, longitude: point.longitude))
+    let wrong = try BruteForce.wrongAnswers(on: grid, count: 10_000, seed: 31) { latitude, longitude in
+      let location = try cube.locate(latitude: latitude, longitude: longitude, method: .nearest)
+      return location.j * grid.width + location.i
     }
+    #expect(wrong == 0)
   }
 
   @Test func aOneShotValueEqualsLocateThenValue() throws {
