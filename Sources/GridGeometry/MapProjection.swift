@@ -220,9 +220,9 @@ public final class MapProjection: Sendable {
   }
 
   /// `gridCoordinates` on a rotated-pole grid: the computational longitude atan2(y, x) and
-  /// latitude asin(z) of the point, from the tables where they answer. Out of line, so that
-  /// the inlined lookup of the other projections stays small.
-  @usableFromInline
+  /// latitude asin(z) of the point, from the tables where they answer. (Written inside the
+  /// switch, the whole of `gridCoordinates` stopped being inlined.)
+  @inlinable @inline(__always)
   func rotatedGridCoordinates(latitude: Double, longitude: Double) -> (x: Double, y: Double)? {
     guard let point = sines.unitVector(latitude: latitude, longitude: longitude) else { return nil }
     let (x, y, z) = (point.dot(axisX), point.dot(axisY), min(max(point.dot(axisZ), -1), 1))
