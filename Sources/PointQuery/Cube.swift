@@ -26,6 +26,10 @@ public final class Cube: Sendable {
   @usableFromInline let curvilinear: CellLocator?
   @usableFromInline let regular: RegularLatLonLocator?
   @usableFromInline let analytic: AnalyticLocator?
+  /// Whether `analytic` is set. The lookup calls it through optional chaining, which
+  /// borrows the reference; `if let` bound a copy and paid a retain and a release, 10–40 ns
+  /// a lookup side by side.
+  @usableFromInline let isAnalytic: Bool
   /// The coordinates of every cell (shared with the grid's arrays, not copied).
   @usableFromInline let latitudes: [Float]
   @usableFromInline let longitudes: [Float]
@@ -70,6 +74,7 @@ public final class Cube: Sendable {
     case .regular(let lattice): (curvilinear, regular, analytic) = (nil, lattice, nil)
     case .analytic(let projected): (curvilinear, regular, analytic) = (nil, nil, projected)
     }
+    isAnalytic = analytic != nil
     latitudes = locator.grid.latitudes
     longitudes = locator.grid.longitudes
     self.file = file
@@ -187,8 +192,8 @@ public final class Cube: Sendable {
     switch method {
     case .nearest:
       let found: (i: Int, j: Int)? =
-        if let analytic {
-          analytic.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+        if isAnalytic {
+          analytic?.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
         } else if let curvilinear {
           curvilinear.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
         } else if let regular {
@@ -205,8 +210,8 @@ public final class Cube: Sendable {
         method: .nearest)
     case .bilinear:
       let found: GridPosition? =
-        if let analytic {
-          analytic.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
+        if isAnalytic {
+          analytic?.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
         } else if let curvilinear {
           curvilinear.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
         } else if let regular {
