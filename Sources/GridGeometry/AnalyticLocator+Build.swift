@@ -16,10 +16,10 @@ extension AnalyticLocator {
     // How far the projection puts a point of the boundary from the midline; `across` picks
     // the coordinate the boundary separates.
     func deviation(_ a: UnitVector, _ b: UnitVector, halfSpan: Double, midline: Double, across: Bool) {
-      let middle = (a + b).normalized()
-      let along = (a - b).cross(middle).normalized()
+      let middle = a.plus(b).normalized()
+      let along = a.minus(b).cross(middle).normalized()
       for step in -1...1 {
-        let sample = (middle + along * (Double(step) * halfSpan)).normalized()
+        let sample = middle.plus(along.scaled(Double(step) * halfSpan)).normalized()
         var distance = Double.infinity
         if let (x, y) = projection.gridCoordinates(latitude: sample.latitude, longitude: sample.longitude) {
           distance = abs((across ? wrap(x) : y) - midline)
@@ -36,11 +36,11 @@ extension AnalyticLocator {
         let northward = j + 1 < height ? points[cell + width] : points[cell - width]
         let eastward = i + 1 < width ? points[cell + 1] : points[cell - 1]
         if i + 1 < width {
-          let span = (a - northward).length / 2
+          let span = a.minus(northward).length / 2
           deviation(a, points[cell + 1], halfSpan: span, midline: Double(i) + 0.5, across: true)
         }
         if j + 1 < height {
-          let span = (a - eastward).length / 2
+          let span = a.minus(eastward).length / 2
           deviation(a, points[cell + width], halfSpan: span, midline: Double(j) + 0.5, across: false)
         }
       }

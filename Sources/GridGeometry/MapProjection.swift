@@ -135,13 +135,15 @@ public final class MapProjection: Sendable {
     let equator = UnitVector(x: cos(poleLongitude), y: sin(poleLongitude), z: 0)
     let east = UnitVector(x: -sin(poleLongitude), y: cos(poleLongitude), z: 0)
     let up = UnitVector(x: 0, y: 0, z: 1)
-    var axisX = equator * sin(poleLatitude) + up * -cos(poleLatitude)
+    var axisX = equator.scaled(sin(poleLatitude)).minus(up.scaled(cos(poleLatitude)))
     var axisY = east
-    let axisZ = equator * cos(poleLatitude) + up * sin(poleLatitude)
+    let axisZ = equator.scaled(cos(poleLatitude)).plus(up.scaled(sin(poleLatitude)))
     if parameters.form == .rotated {
       let first = UnitVector(latitude: origin.latitude, longitude: origin.longitude)
       let turn = atan2(first.dot(axisY), first.dot(axisX))
-      (axisX, axisY) = (axisX * cos(turn) + axisY * sin(turn), axisX * -sin(turn) + axisY * cos(turn))
+      (axisX, axisY) = (
+        axisX.scaled(cos(turn)).plus(axisY.scaled(sin(turn))), axisY.scaled(cos(turn)).minus(axisX.scaled(sin(turn)))
+      )
     }
     let tables: (HermiteTable, HermiteTable)
     let cellsPerRadian = parameters.scale * 180 / .pi
@@ -284,7 +286,8 @@ public final class MapProjection: Sendable {
     case .rotated:
       let phi = (y + originY) / scale / degrees
       let lambda = (x + originX) / scale / degrees
-      let point = axisX * (cos(phi) * cos(lambda)) + axisY * (cos(phi) * sin(lambda)) + axisZ * sin(phi)
+      let point = axisX.scaled(cos(phi) * cos(lambda)).plus(axisY.scaled(cos(phi) * sin(lambda)))
+        .plus(axisZ.scaled(sin(phi)))
       return (point.latitude, point.longitude)
     }
   }
@@ -321,7 +324,8 @@ public final class MapProjection: Sendable {
   static func wrapped(_ degrees: Double) -> Double {
     guard abs(degrees) <= 900 else { return farWrapped(degrees) }
     // (degrees + 900) / 360 is positive, so truncation is the floor.
-    return degrees - 360 * Double(Int((degrees + 900) * (1.0 / 360)) - 2)
+    let turns: Int = Int((degrees + 900) * (1.0 / 360)) - 2
+    return degrees - 360 * Double(turns)
   }
 
   /// `wrapped` for angles beyond ±900° and NaN, off the lookup path.

@@ -30,18 +30,20 @@ public struct UnitVector: Sendable, Equatable {
     UnitVector(x: y * o.z - z * o.y, y: z * o.x - x * o.z, z: x * o.y - y * o.x)
   }
 
-  /// Scaled and summed vectors, for building rotated frames and points between cells; the
-  /// results are unit vectors only where the arithmetic makes them so.
-  static func * (vector: UnitVector, factor: Double) -> UnitVector {
-    UnitVector(x: vector.x * factor, y: vector.y * factor, z: vector.z * factor)
+  /// Scaled, summed and subtracted vectors, for building rotated frames and points between
+  /// cells; the results are unit vectors only where the arithmetic makes them so. Methods
+  /// rather than operators: overloading `+`, `-` and `*` slowed the type-checking of every
+  /// arithmetic expression in the module.
+  func scaled(_ factor: Double) -> UnitVector {
+    UnitVector(x: x * factor, y: y * factor, z: z * factor)
   }
 
-  static func + (a: UnitVector, b: UnitVector) -> UnitVector {
-    UnitVector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z)
+  func plus(_ other: UnitVector) -> UnitVector {
+    UnitVector(x: x + other.x, y: y + other.y, z: z + other.z)
   }
 
-  static func - (a: UnitVector, b: UnitVector) -> UnitVector {
-    UnitVector(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z)
+  func minus(_ other: UnitVector) -> UnitVector {
+    UnitVector(x: x - other.x, y: y - other.y, z: z - other.z)
   }
 
   /// The Euclidean length: 1 for a point on the sphere, the chord for a difference.
