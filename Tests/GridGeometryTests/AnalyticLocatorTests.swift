@@ -91,6 +91,12 @@ let analyticCases: [AnalyticCase] = [
       trueLatitude: -71, south: true)
   },
   .generated(
+    "Mercator south, across the dateline", tolerance: 1e-4, kind: .mercator, truelat1: -20, dx: 30_000
+  ) {
+    try GeneratedGrids.mercator(
+      width: 120, height: 90, spacing: 30_000, trueLatitude: -20, latitude0: -40, longitude0: 170)
+  },
+  .generated(
     "rotated pole", tolerance: 1e-4, kind: .latitudeLongitude, standardLongitude: 180 - -162, poleLatitude: 39.25,
     dx: 0.11 * 2 * .pi * GeneratedGrids.earthRadius / 360
   ) {

@@ -73,6 +73,19 @@ enum GeneratedGrids {
     }
   }
 
+  /// A Mercator grid true at `trueLatitude`, its first cell at (latitude₀, longitude₀):
+  /// x = R·cos φ₁·λ, y = R·cos φ₁·ln tan(45° + φ/2) (Snyder, eqs. 7-1, 7-2).
+  static func mercator(
+    width: Int, height: Int, spacing: Double, trueLatitude: Double, latitude0: Double, longitude0: Double
+  ) throws -> CurvilinearGrid {
+    let k = earthRadius * cos(trueLatitude * .pi / 180)
+    let y0 = k * log(tan(.pi / 4 + latitude0 * .pi / 360))
+    let centre = (Double(width - 1) / 2 * spacing, y0 + Double(height - 1) / 2 * spacing)
+    return try planeGrid(width: width, height: height, spacing: spacing, centre: centre) { x, y in
+      ((2 * atan(exp(y / k)) - .pi / 2) * 180 / .pi, longitude0 + x / k * 180 / .pi)
+    }
+  }
+
   /// A latitude-longitude grid regular in a frame whose north pole sits at
   /// (poleLatitude, poleLongitude), the CF convention for rotated poles. WRF's MAP_PROJ 6
   /// describes the same grid with POLE_LAT = poleLatitude and STAND_LON = 180 − poleLongitude.
