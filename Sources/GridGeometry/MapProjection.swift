@@ -1,8 +1,8 @@
 import Foundation
 
 /// The map projection of a WRF or MM5 grid, computed as WRF's `llxy` routines and
-/// wrf-python's or NCL's `ll_to_xy` compute it: on a sphere of 6370 km, from the model's
-/// projection parameters, with the grid anchored on its own first mass point.
+/// wrf-python's `ll_to_xy` compute it: on a sphere of 6370 km, from the model's projection
+/// parameters, with the grid anchored on its own first mass point.
 ///
 /// Grid coordinates are fractional cell indices counted from 0: (0, 0) is cell (0, 0), x
 /// grows with i (west→east) and y with j (south→north), one unit per cell.
