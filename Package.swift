@@ -36,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

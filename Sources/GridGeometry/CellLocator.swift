@@ -201,34 +201,6 @@ public struct CellLocator: PointLocator {
   func invertBilinear(
     southWest: Int, x: Double, y: Double, start: (Double, Double) = (0.5, 0.5)
   ) -> (Double, Double) {
-    let a = southWest
-    let b = a + 1
-    let c = a + grid.width
-    let d = c + 1
-    let x00 = planeX[a]
-    let x10 = planeX[b]
-    let x01 = planeX[c]
-    let x11 = planeX[d]
-    let y00 = planeY[a]
-    let y10 = planeY[b]
-    let y01 = planeY[c]
-    let y11 = planeY[d]
-    var (s, t) = start
-    for _ in 0..<10 {
-      let fx = (1 - s) * (1 - t) * x00 + s * (1 - t) * x10 + (1 - s) * t * x01 + s * t * x11 - x
-      let fy = (1 - s) * (1 - t) * y00 + s * (1 - t) * y10 + (1 - s) * t * y01 + s * t * y11 - y
-      let dxs = (1 - t) * (x10 - x00) + t * (x11 - x01)
-      let dys = (1 - t) * (y10 - y00) + t * (y11 - y01)
-      let dxt = (1 - s) * (x01 - x00) + s * (x11 - x10)
-      let dyt = (1 - s) * (y01 - y00) + s * (y11 - y10)
-      let determinant = dxs * dyt - dxt * dys
-      guard determinant != 0 else { break }
-      let ds = (fx * dyt - fy * dxt) / determinant
-      let dt = (fy * dxs - fx * dys) / determinant
-      s -= ds
-      t -= dt
-      if abs(ds) < 1e-12, abs(dt) < 1e-12 { break }
-    }
-    return (s, t)
+    PlaneQuad(planeX: planeX, planeY: planeY, southWest: southWest, width: grid.width).invert(x: x, y: y, start: start)
   }
 }

@@ -39,10 +39,14 @@ public struct CurvilinearGrid: Sendable {
 /// A grid that cannot be used, or a point the grid does not cover.
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
   case invalidGrid(String)
+  /// A map projection that cannot serve the grid: parameters that describe no projection,
+  /// or a mapping that does not reproduce the grid's own cell coordinates.
+  case projectionRejected(String)
 
   public var description: String {
     switch self {
     case .invalidGrid(let reason): "invalid grid: \(reason)"
+    case .projectionRejected(let reason): "projection rejected: \(reason)"
     }
   }
 }

@@ -29,8 +29,9 @@ public struct DegreeSineTable: Sendable {
     }
   }
 
-  /// (sin x, cos x) for x in degrees; nil outside −360…360 (and for NaN).
-  @inlinable
+  /// (sin x, cos x) for x in degrees; nil outside −360…360 (and for NaN). Always inlined:
+  /// a call costs as much as the arithmetic.
+  @inlinable @inline(__always)
   public func sinCos(degrees x: Double) -> (sin: Double, cos: Double)? {
     guard x >= -360, x <= 360 else { return nil }
     // x + 360.5 is positive, so truncation is the floor: the nearest whole degree without a
@@ -48,7 +49,7 @@ public struct DegreeSineTable: Sendable {
   }
 
   /// The unit vector of a latitude/longitude in degrees; nil for angles outside −360…360.
-  @inlinable
+  @inlinable @inline(__always)
   public func unitVector(latitude: Double, longitude: Double) -> UnitVector? {
     guard let phi = sinCos(degrees: latitude), let lambda = sinCos(degrees: longitude) else { return nil }
     return UnitVector(x: phi.cos * lambda.cos, y: phi.cos * lambda.sin, z: phi.sin)

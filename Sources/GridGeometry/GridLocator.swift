@@ -1,20 +1,41 @@
 /// The locator for any grid a cube can hold: the constant-time regular latitude/longitude
-/// locator when the grid is such a lattice (global grids included), the bucketed
-/// `CellLocator` otherwise. Both are exact; the switch costs a branch per lookup.
+/// locator when the grid is such a lattice (global grids included), the analytic locator
+/// when the grid's map projection is known and reproduces its coordinates, the bucketed
+/// `CellLocator` otherwise. All are exact; the switch costs a branch per lookup.
 public enum GridLocator: PointLocator {
   /// A curvilinear grid smaller than a hemisphere (WRF Lambert, Mercator, …).
   case curvilinear(CellLocator)
   /// A regular latitude/longitude grid, possibly global.
   case regular(RegularLatLonLocator)
+  /// A grid whose map projection places points on it (WRF and MM5 projections).
+  case analytic(AnalyticLocator)
 
   /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
   /// `.curvilinear`, which throws for grids spanning a hemisphere or more.
   public init(grid: CurvilinearGrid) throws(GeometryError) {
+    try self.init(grid: grid, projection: nil)
+  }
+
+  /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
+  /// `.analytic` when `projection` is given and passes the analytic locator's check against
+  /// every cell, else `.curvilinear`, which throws for grids spanning a hemisphere or more.
+  /// `rejected` hears why a given projection was not used.
+  public init(
+    grid: CurvilinearGrid, projection: MapProjection?, rejected: (GeometryError) -> Void = { _ in }
+  ) throws(GeometryError) {
     if let regular = RegularLatLonLocator(grid: grid) {
       self = .regular(regular)
-    } else {
-      self = .curvilinear(try CellLocator(grid: grid))
+      return
     }
+    if let projection {
+      do {
+        self = .analytic(try AnalyticLocator(grid: grid, projection: projection))
+        return
+      } catch {
+        rejected(error)
+      }
+    }
+    self = .curvilinear(try CellLocator(grid: grid))
   }
 
   /// The grid being searched.
@@ -23,6 +44,7 @@ public enum GridLocator: PointLocator {
     switch self {
     case .curvilinear(let locator): locator.grid
     case .regular(let locator): locator.grid
+    case .analytic(let locator): locator.grid
     }
   }
 
@@ -31,7 +53,7 @@ public enum GridLocator: PointLocator {
   @inlinable
   public var isGlobal: Bool {
     switch self {
-    case .curvilinear: false
+    case .curvilinear, .analytic: false
     case .regular(let locator): locator.isGlobalInLongitude
     }
   }
@@ -47,6 +69,8 @@ public enum GridLocator: PointLocator {
       locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
     case .regular(let locator):
       locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    case .analytic(let locator):
+      locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
     }
   }
 
@@ -57,6 +81,8 @@ public enum GridLocator: PointLocator {
     case .curvilinear(let locator):
       locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
     case .regular(let locator):
+      locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
+    case .analytic(let locator):
       locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
     }
   }

@@ -36,8 +36,8 @@ public struct LambertConformal: Sendable {
 
   /// A projection with one (`truelat1 == truelat2`) or two true latitudes.
   ///
-  /// True latitudes closer than 0.1° are treated as a tangent cone, as WRF does, because
-  /// the secant formula is 0/0 there and loses all its digits just before.
+  /// True latitudes no more than 0.1° apart are treated as a tangent cone, as WRF does,
+  /// because the secant formula is 0/0 there and loses all its digits just before.
   public init(truelat1: Double, truelat2: Double, standardLongitude: Double) {
     self.truelat1 = truelat1
     self.truelat2 = truelat2
@@ -46,7 +46,7 @@ public struct LambertConformal: Sendable {
     let phi1 = abs(truelat1) * .pi / 180
     let phi2 = abs(truelat2) * .pi / 180
     let cone: Double
-    if abs(truelat1 - truelat2) < 0.1 {
+    if abs(truelat1 - truelat2) <= 0.1 {
       cone = sin(phi1)
     } else {
       cone = log(cos(phi1) / cos(phi2)) / log(tan(.pi / 4 + phi2 / 2) / tan(.pi / 4 + phi1 / 2))

@@ -30,9 +30,28 @@ public struct UnitVector: Sendable, Equatable {
     UnitVector(x: y * o.z - z * o.y, y: z * o.x - x * o.z, z: x * o.y - y * o.x)
   }
 
+  /// Scaled, summed and subtracted vectors, for building rotated frames and points between
+  /// cells; the results are unit vectors only where the arithmetic makes them so. Methods
+  /// rather than operators: overloading `+`, `-` and `*` slowed the type-checking of every
+  /// arithmetic expression in the module.
+  func scaled(_ factor: Double) -> UnitVector {
+    UnitVector(x: x * factor, y: y * factor, z: z * factor)
+  }
+
+  func plus(_ other: UnitVector) -> UnitVector {
+    UnitVector(x: x + other.x, y: y + other.y, z: z + other.z)
+  }
+
+  func minus(_ other: UnitVector) -> UnitVector {
+    UnitVector(x: x - other.x, y: y - other.y, z: z - other.z)
+  }
+
+  /// The Euclidean length: 1 for a point on the sphere, the chord for a difference.
+  var length: Double { dot(self).squareRoot() }
+
   func normalized() -> UnitVector {
-    let length = dot(self).squareRoot()
-    return UnitVector(x: x / length, y: y / length, z: z / length)
+    let norm = length
+    return UnitVector(x: x / norm, y: y / norm, z: z / norm)
   }
 
   /// The great-circle angle to `other` in radians, accurate for tiny angles too

@@ -69,9 +69,12 @@ public enum Ingestor {
     case .cf: plans = try CFConvention.plans(paths, map: options.map)
     }
     var published: [Published] = []
+    var warnings: [String] = []
     for plan in plans {
+      warnings += plan.warnings
+      if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(try CubePublisher.publish(plan, store: options.store, model: model))
     }
-    return Report(convention: convention, published: published, warnings: plans.flatMap(\.warnings))
+    return Report(convention: convention, published: published, warnings: warnings)
   }
 }

@@ -24,8 +24,9 @@ enum MM5Convention {
     let latitudes = try source.coordinate("latitcrs")
     let longitudes = try source.coordinate("longicrs")
     let scalar = { (name: String) in source.scalars[name] ?? .nan }
+    let code = ProjectionCheck.code(source.scalars["map_proj_code"])
     let attributes: [String: NCAttribute] = [
-      "MAP_PROJ": .integers([Int64(scalar("map_proj_code").isNaN ? 0 : scalar("map_proj_code"))]),
+      "MAP_PROJ": .integers([Int64(code)]),
       "TRUELAT1": .reals([scalar("stdlat_1")]), "TRUELAT2": .reals([scalar("stdlat_2")]),
       "STAND_LON": .reals([scalar("stdlon")]),
     ]
@@ -40,7 +41,7 @@ enum MM5Convention {
         domain: "d01", steps: steps, stepSeconds: stepSeconds, runStart: reference, width: source.width,
         height: source.height, latitudes: latitudes, longitudes: longitudes,
         projection: CubeProjection(
-          code: UInt32(max(0, scalar("map_proj_code").isNaN ? 0 : scalar("map_proj_code"))),
+          code: code,
           parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
         gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics, warnings: derivation.warnings,
         derive: { (step) throws(IngestError) in try derivation.derive(step, reader: source) })

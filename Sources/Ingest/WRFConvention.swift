@@ -29,7 +29,7 @@ enum WRFConvention {
       runStart: inventory.runStart, width: inventory.width, height: inventory.height, latitudes: latitudes,
       longitudes: longitudes,
       projection: CubeProjection(
-        code: UInt32(attributes["MAP_PROJ"]?.number ?? 0),
+        code: ProjectionCheck.code(attributes["MAP_PROJ"]?.number),
         parameters: ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
           .map { attributes[$0]?.number ?? .nan }),
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics, warnings: derivation.warnings,

@@ -16,7 +16,7 @@ enum WindRotation {
   static func fromProjection(
     attributes: [String: NCAttribute], longitudes: [Float]
   ) throws(Unavailable) -> WindRotation {
-    let code = attributes["MAP_PROJ"]?.number.map { Int($0) }
+    let code = attributes["MAP_PROJ"]?.number.flatMap { Int(exactly: $0) }
     let truelat1 = attributes["TRUELAT1"]?.number
     let standLon = attributes["STAND_LON"]?.number
     let alpha: (Double) -> Double

@@ -1,4 +1,5 @@
 import Foundation
+import GridGeometry
 import SampleRun
 
 /// Oracles that check every cell, for property tests of the fast paths. Compiled optimised
@@ -149,5 +150,31 @@ public enum GridSampling {
       pz += corner.2 * weight
     }
     return (atan2(pz, (px * px + py * py).squareRoot()) * 180 / .pi, atan2(py, px) * 180 / .pi)
+  }
+}
+
+extension BruteForce {
+  /// How many of `count` random points inside `grid` (edge band included) `locate` answers
+  /// with a cell, as a flat index, that is not the great-circle nearest; a point it calls
+  /// outside counts too. Points are drawn as fractional grid positions and placed through
+  /// the cells' unit vectors.
+  public static func wrongAnswers(
+    on grid: CurvilinearGrid, count: Int, seed: UInt64, locate: (Double, Double) throws -> Int?
+  ) rethrows -> Int {
+    let oracle = Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
+    var random = TestRandom(seed: seed)
+    var wrong = 0
+    for _ in 0..<count {
+      let point = GridSampling.point(
+        x: random.uniform(-0.45...Double(grid.width) - 0.55), y: random.uniform(-0.45...Double(grid.height) - 0.55),
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
+      if let cell = try locate(point.latitude, point.longitude),
+        oracle.isNearest(cell, latitude: point.latitude, longitude: point.longitude)
+      {
+        continue
+      }
+      wrong += 1
+    }
+    return wrong
   }
 }

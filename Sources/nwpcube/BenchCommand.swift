@@ -1,6 +1,7 @@
 import ArgumentParser
 import Forecast
 import ForecastOutput
+import GridGeometry
 import PointQuery
 import SampleRun
 import UTCTime
@@ -18,9 +19,13 @@ struct BenchCommand: ParsableCommand {
     discussion: """
       Kinds: nearest (one value, nearest cell, random metric and time), bilinear (the same, \
       bilinear), series24h (24 hours of the seven legacy metrics at one point), locate \
-      (latitude/longitude to the nearest cell, through Cube.locate), read (one value at an already located point) \
-      and daily7 (a 7-day daily summary of the seven legacy metrics at one point, with sunrise and sunset, \
-      through the forecast API and the live store: runs stitched hour by hour from the newest run's first day). \
+      (latitude/longitude to the nearest cell, through Cube.locate with the locator the cube uses), \
+      locate_analytic and locate_generic (the same through the analytic projection locator and \
+      through the generic curvilinear locator, called directly on the cube's grid; a kind the \
+      grid cannot have is left out with a note on standard error), read (one value at an \
+      already located point) and daily7 (a 7-day daily summary of the seven legacy metrics at \
+      one point through the forecast API and the live store, runs stitched hour by hour from the \
+      newest run's first day). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
       spread over the batch; p50, p99 and max are of the per-lookup time within each batch. \
@@ -42,7 +47,10 @@ struct BenchCommand: ParsableCommand {
   @Flag(help: "Print one JSON object keyed by kind instead of a table.")
   var json = false
 
-  @Option(help: "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, read, daily7.")
+  @Option(
+    help:
+      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read, daily7."
+  )
   var kinds: String?
 
   @Option(help: "Metrics the single-value kinds draw from (comma-separated; default: all the cube has).")
@@ -78,7 +86,8 @@ struct BenchCommand: ParsableCommand {
     var sink = 0.0
 
     let selected = Set(
-      (kinds ?? "nearest,bilinear,series24h,locate,read,daily7").split(separator: ",").map(String.init))
+      (kinds ?? "nearest,bilinear,series24h,locate,locate_analytic,locate_generic,read,daily7").split(separator: ",")
+        .map(String.init))
     var results: [(String, Timing)] = []
     func record(_ kind: String, _ body: (Int) throws -> Void) rethrows {
       if selected.contains(kind) { results.append((kind, try measure(body))) }
@@ -109,6 +118,16 @@ struct BenchCommand: ParsableCommand {
     }
     try record("locate") { q in
       sink += Double(try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest).i)
+    }
+    if selected.contains("locate_analytic"), let analytic = analyticLocator(cube) {
+      record("locate_analytic") { q in
+        sink += Double(analytic.nearestCell(latitude: points[q].0, longitude: points[q].1)?.i ?? 0)
+      }
+    }
+    if selected.contains("locate_generic"), let generic = genericLocator(cube) {
+      record("locate_generic") { q in
+        sink += Double(generic.nearestCell(latitude: points[q].0, longitude: points[q].1)?.i ?? 0)
+      }
     }
     let forecaster = Forecaster(store: forecastStore)
     let legacyMetrics = legacy.map(\.metric)
@@ -145,6 +164,35 @@ struct BenchCommand: ParsableCommand {
           "\(name.padded(11)) \(format(timing.p50)) \(format(timing.p99)) \(format(timing.max)) \(String(Int(timing.perSecond)))"
         )
       }
+    }
+  }
+
+  /// The cube's analytic locator, or nil with a note on standard error saying why it has none.
+  private func analyticLocator(_ cube: Cube) -> AnalyticLocator? {
+    switch cube.locator {
+    case .analytic(let locator): return locator
+    case .regular:
+      printError("note: locate_analytic left out: the grid is a regular latitude/longitude lattice")
+    case .curvilinear:
+      let code = Int(cube.header.projection.code)
+      do {
+        let grid = cube.locator.grid
+        let projection = try MapProjection(wrfCode: code, parameters: cube.header.projection.parameters, grid: grid)
+        return try AnalyticLocator(grid: grid, projection: projection)
+      } catch {
+        printError("note: locate_analytic left out: \(error.description)")
+      }
+    }
+    return nil
+  }
+
+  /// A generic curvilinear locator on the cube's grid, or nil with a note saying why.
+  private func genericLocator(_ cube: Cube) -> CellLocator? {
+    do {
+      return try CellLocator(grid: cube.locator.grid)
+    } catch {
+      printError("note: locate_generic left out: \(error.description)")
+      return nil
     }
   }
 
@@ -188,7 +236,9 @@ struct BenchCommand: ParsableCommand {
   }
 
   /// A uniformly random fractional grid position, turned into latitude/longitude by
-  /// bilinear interpolation of the four surrounding cell coordinates: always in the domain.
+  /// bilinear interpolation of the four surrounding cells' unit vectors: always in the
+  /// domain, and right across the dateline and near the poles, where interpolating degrees
+  /// is not.
   private func randomPoint(in cube: Cube, _ random: inout SplitMix64) -> (Double, Double) {
     let grid = cube.locator.grid
     let x = random.unit() * Double(grid.width - 1)
@@ -197,13 +247,16 @@ struct BenchCommand: ParsableCommand {
     let j = min(Int(y), grid.height - 2)
     let fx = x - Double(i)
     let fy = y - Double(j)
-    func corner(_ values: [Float]) -> Double {
-      let a = Double(values[j * grid.width + i])
-      let b = Double(values[j * grid.width + i + 1])
-      let c = Double(values[(j + 1) * grid.width + i])
-      let d = Double(values[(j + 1) * grid.width + i + 1])
-      return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    var (px, py, pz) = (0.0, 0.0, 0.0)
+    for (cell, weight) in [
+      (j * grid.width + i, (1 - fx) * (1 - fy)), (j * grid.width + i + 1, fx * (1 - fy)),
+      ((j + 1) * grid.width + i, (1 - fx) * fy), ((j + 1) * grid.width + i + 1, fx * fy),
+    ] {
+      let corner = UnitVector(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
+      px += weight * corner.x
+      py += weight * corner.y
+      pz += weight * corner.z
     }
-    return (corner(grid.latitudes), corner(grid.longitudes))
+    return (UnitVector(x: px, y: py, z: pz).latitude, UnitVector(x: px, y: py, z: pz).longitude)
   }
 }

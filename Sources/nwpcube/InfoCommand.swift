@@ -2,6 +2,7 @@ import ArgumentParser
 import CubeFormat
 import ForecastOutput
 import Foundation
+import GridGeometry
 import Meteorology
 import UTCTime
 
@@ -19,7 +20,6 @@ struct InfoCommand: ParsableCommand {
     let h = file.header
     let latitudes = file.latitudes
     let longitudes = file.longitudes
-    let projections = [1: "Lambert conformal", 2: "polar stereographic", 3: "Mercator", 6: "latitude-longitude"]
     let p = h.projection.parameters
     print("cube      \(cube)")
     print("identity  model \(h.model), domain \(h.domain), run \(UTC.runIdentifier(h.runStart))")
@@ -28,7 +28,7 @@ struct InfoCommand: ParsableCommand {
       "time      \(UTC.iso8601(h.firstStep)) to \(UTC.iso8601(h.lastStep)) every \(h.stepSeconds / 60) min (run start \(UTC.iso8601(h.runStart)))"
     )
     print(
-      "geometry  \(projections[Int(h.projection.code)] ?? "projection \(h.projection.code)"), DX \(h.gridSpacing) m, TRUELAT1 \(p[0]), TRUELAT2 \(p[1]), STAND_LON \(p[2])"
+      "geometry  \(MapProjection.Kind(rawValue: Int(h.projection.code))?.name ?? "projection \(h.projection.code)"), DX \(h.gridSpacing) m, TRUELAT1 \(p[0]), TRUELAT2 \(p[1]), STAND_LON \(p[2])"
     )
     print(
       "extent    latitude \(latitudes.min() ?? 0)…\(latitudes.max() ?? 0), longitude \(longitudes.min() ?? 0)…\(longitudes.max() ?? 0)"

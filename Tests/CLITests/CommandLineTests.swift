@@ -36,6 +36,35 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
 }
 
 @Suite struct CommandLineTests {
+  /// bench reports the analytic and the generic locator side by side, each kind in the same
+  /// JSON shape as the others (no timings are checked), and leaves out a kind a grid cannot
+  /// have, with a note.
+  @Test func benchReportsBothLocatorsInTheSameShape() throws {
+    let directory = SampleFiles.temporaryDirectory("cli-bench")
+    defer { SampleFiles.remove(directory) }
+    let (store, _) = try ingestAllvars(directory)
+    let outcome = try CommandLineTool.run([
+      "bench", "--store", store, "--queries", "2000", "--json", "--kinds", "locate,locate_analytic,locate_generic",
+    ])
+    #expect(outcome.status == 0, "\(outcome.standardError)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: [String: Double]])
+    #expect(Set(json.keys) == ["locate", "locate_analytic", "locate_generic"])
+    for (kind, figures) in json {
+      #expect(Set(figures.keys) == ["p50_ns", "p99_ns", "max_ns", "per_second"], "\(kind)")
+    }
+
+    let gfs = "\(directory)/gfs"
+    #expect(try CommandLineTool.run(["ingest", "--store", gfs, SampleFiles.grid("cf/gfs_1deg_subset.nc")]).status == 0)
+    let lattice = try CommandLineTool.run([
+      "bench", "--store", gfs, "--queries", "2000", "--json", "--kinds", "locate_analytic,locate_generic",
+    ])
+    #expect(lattice.status == 0, "\(lattice.standardError)")
+    #expect(
+      lattice.standardError.contains("locate_analytic left out: the grid is a regular latitude/longitude lattice"))
+    #expect(lattice.standardOutput.contains("locate_generic") && !lattice.standardOutput.contains("locate_analytic"))
+  }
+
   @Test func ingestPrintsTheCubeAndQueryAnswersWithItsProvenance() throws {
     let directory = SampleFiles.temporaryDirectory("cli")
     defer { SampleFiles.remove(directory) }

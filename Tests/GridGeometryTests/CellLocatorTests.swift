@@ -14,13 +14,35 @@ func generatedRunFile(in directory: String) throws -> String {
 /// 10,000 random points per grid, some in the half-cell edge band: the locator's cell is
 /// always the brute-force great-circle nearest mass point.
 func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
-  let locator = try CellLocator(grid: grid)
+  checkAgainstBruteForce(try CellLocator(grid: grid), seed: seed)
+}
+
+/// `count` random points (10,000 by default), some in the half-cell edge band, then
+/// `nearBoundaries` more a hair either side of the midlines between cells, where a locator
+/// has the most to decide: the locator's cell is always the brute-force great-circle
+/// nearest mass point.
+func checkAgainstBruteForce(
+  _ locator: some PointLocator, seed: UInt64, count: Int = 10_000, nearBoundaries: Int = 0
+) {
+  let grid = locator.grid
   let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
   var random = TestRandom(seed: seed)
   var mismatches = 0
-  for _ in 0..<10_000 {
-    let x = random.uniform(-0.45...(Double(grid.width) - 0.55))
-    let y = random.uniform(-0.45...(Double(grid.height) - 0.55))
+  for k in 0..<(count + nearBoundaries) {
+    var x = random.uniform(-0.45...(Double(grid.width) - 0.55))
+    var y = random.uniform(-0.45...(Double(grid.height) - 0.55))
+    if k >= count {
+      // Within a hundredth of a cell of a midline, on either axis or both.
+      let snap = { (value: Double, limit: Int) in
+        min(max((value + 0.5).rounded(.down) - 0.5, 0.5), Double(limit) - 1.5)
+          + (Double(random.next() % 2001) - 1000) * 1e-5
+      }
+      switch random.next() % 3 {
+      case 0: x = snap(x, grid.width)
+      case 1: y = snap(y, grid.height)
+      default: (x, y) = (snap(x, grid.width), snap(y, grid.height))
+      }
+    }
     let point = GridSampling.point(
       x: x, y: y, width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
     guard let cell = locator.nearestCell(latitude: point.latitude, longitude: point.longitude) else {
@@ -32,6 +54,33 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
     }
   }
   #expect(mismatches == 0)
+}
+
+/// Points 0.6 to 3 cells beyond an edge (the outer quads extrapolated), the antipode of the
+/// centre and non-finite coordinates are all outside.
+func checkOutside(_ locator: some PointLocator) {
+  let grid = locator.grid
+  var random = TestRandom(seed: 5)
+  for _ in 0..<2_000 {
+    let beyond = random.uniform(0.6...3)
+    let along = random.unit()
+    let (x, y): (Double, Double) =
+      switch random.next() % 4 {
+      case 0: (-beyond, along * Double(grid.height - 1))
+      case 1: (Double(grid.width - 1) + beyond, along * Double(grid.height - 1))
+      case 2: (along * Double(grid.width - 1), -beyond)
+      default: (along * Double(grid.width - 1), Double(grid.height - 1) + beyond)
+      }
+    let point = GridSampling.point(
+      x: x, y: y, width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
+    #expect(locator.nearestCell(latitude: point.latitude, longitude: point.longitude) == nil)
+    #expect(locator.position(latitude: point.latitude, longitude: point.longitude) == nil)
+  }
+  let centre = grid.count / 2
+  let antipode = (-Double(grid.latitudes[centre]), Double(grid.longitudes[centre]) + 180)
+  #expect(locator.nearestCell(latitude: antipode.0, longitude: antipode.1) == nil)
+  #expect(locator.nearestCell(latitude: .nan, longitude: 0) == nil)
+  #expect(locator.nearestCell(latitude: 0, longitude: .infinity) == nil)
 }
 
 @Suite struct CellLocatorTests {
@@ -63,46 +112,13 @@ func checkAgainstBruteForce(_ grid: CurvilinearGrid, seed: UInt64) throws {
 
   /// The generated MM5 sample, read through its own cross-point coordinates.
   @Test func nearestCellEqualsBruteForceOnTheGeneratedMM5Sample() throws {
-    let directory = SampleFiles.temporaryDirectory("mm5-locator")
-    defer { SampleFiles.remove(directory) }
-    var spec = SampleRunSpec.portugal9km
-    spec.hours = 0
-    try SampleRunGenerator.writeMM5(spec, to: "\(directory)/mm5.nc")
-    let file = try NCFile.open("\(directory)/mm5.nc")
-    defer { file.close() }
-    let shape = try file.variable("latitcrs").shape
-    let grid = try CurvilinearGrid(
-      width: shape[1], height: shape[0], latitudes: try file.readFloats("latitcrs", start: [0, 0], count: shape),
-      longitudes: try file.readFloats("longicrs", start: [0, 0], count: shape))
+    let grid = try GridFiles.mm5Sample().grid
     try checkAgainstBruteForce(grid, seed: 5)
   }
 
   @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator])
   func pointsBeyondTheEdgeBandAreOutside(path: String) throws {
-    let grid = try WRFFixture.grid(path)
-    let locator = try CellLocator(grid: grid)
-    var random = TestRandom(seed: 5)
-    for _ in 0..<2_000 {
-      // Extrapolate the outer quads to between 0.6 and 3 cells beyond an edge.
-      let beyond = random.uniform(0.6...3)
-      let along = random.unit()
-      let (x, y): (Double, Double) =
-        switch random.next() % 4 {
-        case 0: (-beyond, along * Double(grid.height - 1))
-        case 1: (Double(grid.width - 1) + beyond, along * Double(grid.height - 1))
-        case 2: (along * Double(grid.width - 1), -beyond)
-        default: (along * Double(grid.width - 1), Double(grid.height - 1) + beyond)
-        }
-      let point = GridSampling.point(
-        x: x, y: y, width: grid.width, height: grid.height, latitudes: grid.latitudes,
-        longitudes: grid.longitudes)
-      #expect(locator.nearestCell(latitude: point.latitude, longitude: point.longitude) == nil)
-      #expect(locator.position(latitude: point.latitude, longitude: point.longitude) == nil)
-    }
-    let centre = grid.count / 2
-    let antipode = (-Double(grid.latitudes[centre]), Double(grid.longitudes[centre]) + 180)
-    #expect(locator.nearestCell(latitude: antipode.0, longitude: antipode.1) == nil)
-    #expect(locator.nearestCell(latitude: .nan, longitude: 0) == nil)
+    checkOutside(try CellLocator(grid: try WRFFixture.grid(path)))
   }
 
   @Test func fractionalPositionIsExactAtNodesAndInsideItsQuad() throws {

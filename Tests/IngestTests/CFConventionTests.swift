@@ -8,8 +8,9 @@ import _TestSupport
 
 /// An ERA5-style file: packed shorts, "hours since 1900-01-01 00:00:00.0", metres of
 /// precipitation per hour, cloud as a fraction, no relative humidity (it must be derived).
-private func writeERA5Style(_ path: String, scalarTime: Bool = false, temperatureUnits: String = "K") throws {
-  let lats: [Double] = [44, 43, 42, 41]
+private func writeERA5Style(
+  _ path: String, scalarTime: Bool = false, temperatureUnits: String = "K", lats: [Double] = [44, 43, 42, 41]
+) throws {
   let lons: [Double] = [350, 351, 352, 353, 354]
   let file = try NCFile.create(path, format: .netcdf4)
   defer { file.close() }
@@ -61,6 +62,11 @@ private func writeERA5Style(_ path: String, scalarTime: Bool = false, temperatur
     #expect(published.path == "\(store)/gfs/d01/2010102612.cube")
     #expect(published.metrics == ["temp", "wind_u", "wind_v", "atm_press"])
     #expect(report.warnings.contains { $0.hasPrefix("no hum:") })
+    // A regular lattice: recorded as MAP_PROJ 6, located by the regular locator, nothing to warn about.
+    #expect(!report.warnings.contains { $0.contains("locator") })
+    let cube = try Cube(path: published.path)
+    #expect(cube.header.projection.code == 6)
+    if case .regular = cube.locator {} else { Issue.record("expected the regular locator, got \(cube.locator)") }
 
     let file = try NCFile.open(path)
     defer { file.close() }
@@ -71,7 +77,6 @@ private func writeERA5Style(_ path: String, scalarTime: Bool = false, temperatur
     let v = try file.readRaw("v-component_of_wind_height_above_ground", start: [0, 0, 0, 0], count: [1, 1, 46, 101])
     let p = try file.readRaw("Pressure_reduced_to_MSL_msl", start: [0, 0, 0], count: [1, 46, 101])
 
-    let cube = try Cube(path: published.path)
     let time = try #require(UTC.parseISO8601("2010-10-26T12:00:00Z"))
     for (j, i) in [(0, 0), (45, 100), (20, 50), (10, 73), (33, 5)] {
       let cell = j * 101 + i
@@ -127,6 +132,20 @@ private func writeERA5Style(_ path: String, scalarTime: Bool = false, temperatur
         #expect(abs(try at("rain") - max(tp[k] * 1e-6 + 0.03, 0) * 1000) <= 0.01)
         #expect(abs(try at("cloud") - (tcc[k] * 3e-5 + 0.9) * 100) <= 0.01)
       }
+    }
+  }
+
+  /// Unevenly spaced latitudes (a Gaussian grid, say) are no MAP_PROJ 6 lattice: the cube
+  /// records the projection as unknown, and ingest has nothing to warn about.
+  @Test func anUnevenGridIsRecordedWithoutAProjection() throws {
+    let directory = SampleFiles.temporaryDirectory("uneven")
+    defer { SampleFiles.remove(directory) }
+    try writeERA5Style("\(directory)/even.nc")
+    try writeERA5Style("\(directory)/uneven.nc", lats: [44, 43, 41.5, 41])
+    for (name, code) in [("even", UInt32(6)), ("uneven", 0)] {
+      let report = try Ingestor.run(["\(directory)/\(name).nc"], options: .init(store: "\(directory)/\(name)"))
+      #expect(!report.warnings.contains { $0.contains("locator") })
+      #expect(try Cube(path: try #require(report.published.first).path).header.projection.code == code)
     }
   }
 

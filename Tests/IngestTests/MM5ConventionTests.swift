@@ -24,6 +24,9 @@ import _TestSupport
       published.metrics == [
         "temp", "hum", "dew_point", "rain", "wind_u", "wind_v", "atm_press", "sfc_press", "shortwave",
       ])
+    // map_proj_code 1 and its scalars describe the grid: points go through the projection.
+    #expect(!report.warnings.contains { $0.contains("locator") }, "\(report.warnings)")
+    #expect(isAnalytic(try Cube(path: published.path)))
 
     let file = try NCFile.open(path)
     defer { file.close() }

@@ -83,6 +83,22 @@ private func sampleCube() throws -> Cube { try #require(try ForecastStore(path: 
     #expect(min(direction, 360 - direction) < 0.5)
   }
 
+  /// The sample run's cube locates through its Lambert projection; its cells are the
+  /// brute-force nearest, as the generic locator's are, edge band included.
+  @Test func theSampleCubeLocatesThroughItsProjectionExactly() throws {
+    let cube = try sampleCube()
+    guard case .analytic = cube.locator else {
+      Issue.record("expected the analytic locator, got \(cube.locator)")
+      return
+    }
+    let grid = cube.locator.grid
+    let wrong = try BruteForce.wrongAnswers(on: grid, count: 10_000, seed: 31) { latitude, longitude in
+      let location = try cube.locate(latitude: latitude, longitude: longitude, method: .nearest)
+      return location.j * grid.width + location.i
+    }
+    #expect(wrong == 0)
+  }
+
   @Test func aOneShotValueEqualsLocateThenValue() throws {
     let cube = try sampleCube()
     let grid = cube.locator.grid

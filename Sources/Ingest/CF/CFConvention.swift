@@ -30,12 +30,19 @@ enum CFConvention {
     let spacing = GreatCircle.distance(
       latitude1: Double(grid.latitudes[centre]), longitude1: Double(grid.longitudes[centre]),
       latitude2: Double(grid.latitudes[east]), longitude2: Double(grid.longitudes[east]))
+    // MAP_PROJ 6 claims an evenly spaced latitude/longitude grid; a Gaussian or a
+    // curvilinear CF grid is recorded as unknown.
+    let isLattice =
+      (try? CurvilinearGrid(
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes))
+      .flatMap(RegularLatLonLocator.init(grid:)) != nil
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
         runStart: try runStart(file: file, reference: scan.reference, firstStep: steps[0].time),
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes,
-        projection: CubeProjection(code: 6, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
+        projection: CubeProjection(
+          code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
         gridSpacing: spacing, metrics: derivation.metrics, warnings: derivation.warnings,
         derive: { (step) throws(IngestError) in try derivation.derive(step, reader: reader) })
     ]

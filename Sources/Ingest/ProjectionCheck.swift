@@ -1,0 +1,71 @@
+import CubeFormat
+import GridGeometry
+
+/// The check ingest makes of a domain's recorded map projection against its cell
+/// coordinates, the same one a cube reader makes before it locates points through the
+/// projection: so that an operator learns at ingest, not from slower queries, that the
+/// analytic locator will not be used, and why.
+///
+/// The cube keeps the source's projection either way (see docs/cube-format.md): it is
+/// provenance, and readers check it themselves.
+enum ProjectionCheck {
+  /// The names a convention gives the projection code and the cell coordinates.
+  struct Names {
+    let code: String
+    let coordinates: String
+
+    static func of(_ convention: Convention) -> Names {
+      switch convention {
+      case .wrf, .auto: Names(code: "MAP_PROJ", coordinates: "XLAT/XLONG")
+      case .mm5: Names(code: "map_proj_code", coordinates: "latitcrs/longicrs")
+      case .cf: Names(code: "projection", coordinates: "the latitude/longitude coordinates")
+      }
+    }
+  }
+
+  /// A projection code as a cube stores it: 0 (unknown) unless the attribute holds a whole
+  /// number that fits.
+  static func code(_ value: Double?) -> UInt32 {
+    value.flatMap { UInt32(exactly: $0) } ?? 0
+  }
+
+  /// Why the plan's projection cannot locate points on its grid, as a warning naming the
+  /// file; nil when it can, when no projection is recorded, or when the grid is a regular
+  /// latitude/longitude lattice, which has a locator of its own.
+  static func warning(for plan: IngestPlan, names: Names) -> String? {
+    guard plan.projection.code != 0,
+      let grid = try? CurvilinearGrid(
+        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes),
+      RegularLatLonLocator(grid: grid) == nil
+    else { return nil }
+    let path = plan.steps[0].path
+    let code = Int(plan.projection.code)
+    let fallback = "queries use the generic locator"
+    guard let kind = MapProjection.Kind(rawValue: code) else {
+      return "\(path): \(names.code) \(code) is not a projection with an analytic mapping (1, 2, 3 or 6); \(fallback)"
+    }
+    let projection: MapProjection
+    do {
+      projection = try MapProjection(wrfCode: code, parameters: plan.projection.parameters, grid: grid)
+    } catch {
+      return "\(path): \(names.code) \(code) (\(kind.name)): \(reason(error)); \(fallback)"
+    }
+    let worst = projection.largestMismatch(on: grid)
+    guard worst.cells <= AnalyticLocator.tolerance else {
+      return
+        "\(path): \(names.code) \(code) (\(kind.name)) disagrees with \(names.coordinates) by \(AnalyticLocator.cells(worst.cells)) at (\(worst.i), \(worst.j)); \(fallback)"
+    }
+    do {
+      _ = try AnalyticLocator(grid: grid, projection: projection)
+      return nil
+    } catch {
+      return "\(path): \(reason(error)); \(fallback)"
+    }
+  }
+
+  private static func reason(_ error: GeometryError) -> String {
+    switch error {
+    case .projectionRejected(let reason), .invalidGrid(let reason): reason
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import CubeFormat
+import Foundation
+import GridGeometry
+import Ingest
+import NetCDF
+import PointQuery
+import Testing
+import _TestSupport
+
+/// Whether a cube locates through its projection.
+func isAnalytic(_ cube: Cube) -> Bool {
+  if case .analytic = cube.locator { true } else { false }
+}
+
+@Suite struct ProjectionCheckTests {
+  /// Real WRF files on three grids, a cut-down one among them: their projections hold, so
+  /// ingest says nothing about them and the cubes locate analytically.
+  @Test(arguments: [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator])
+  func realFilesIngestQuietlyAndLocateThroughTheirProjection(path: String) throws {
+    let store = SampleFiles.temporaryDirectory("projection-ok")
+    defer { SampleFiles.remove(store) }
+    let report = try Ingestor.run([path], options: .init(store: store))
+    #expect(!report.warnings.contains { $0.contains("locator") }, "\(report.warnings)")
+    let cube = try Cube(path: try #require(report.published.first).path)
+    #expect(isAnalytic(cube))
+  }
+
+  /// A TRUELAT1 that is not the grid's: ingest names the file, the attribute and how far
+  /// off the mapping is; the cube keeps the source's attributes, opens with the generic
+  /// locator, and answers as before.
+  @Test func aProjectionThatDisagreesWithXLATXLONGIsReportedAndQueriesStayExact() throws {
+    let directory = SampleFiles.temporaryDirectory("projection-bad")
+    defer { SampleFiles.remove(directory) }
+    let copy = "\(directory)/wrfout_d02_2008-10-26_12:00:00"
+    try WRFFixture.copy(SampleFiles.tipD2, to: copy, attributes: ["TRUELAT1": .reals([40])])
+    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let warning = try #require(report.warnings.first { $0.contains("locator") }, "\(report.warnings)")
+    #expect(warning.hasPrefix("\(copy): MAP_PROJ 1 (Lambert conformal) disagrees with XLAT/XLONG by "))
+    #expect(warning.hasSuffix("; queries use the generic locator"))
+    let cube = try Cube(path: try #require(report.published.first).path)
+    #expect(cube.header.projection.code == 1 && cube.header.projection.parameters[0] == 40)
+    guard case .curvilinear = cube.locator else {
+      Issue.record("expected the generic locator, got \(cube.locator)")
+      return
+    }
+    // The generic locator is exact (its own tests check it against brute force); here, every
+    // cell's coordinates still answer with that cell.
+    let grid = cube.locator.grid
+    for cell in stride(from: 0, to: grid.count, by: 7) {
+      let location = try cube.locate(
+        latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]), method: .nearest)
+      #expect(location.j * grid.width + location.i == cell)
+    }
+  }
+
+  /// Codes with no analytic mapping are reported; codes that are no codes at all (negative,
+  /// fractional, too large) are stored as unknown, without a crash and without a warning.
+  @Test func unusableProjectionCodesAreReportedOrRecordedAsUnknown() throws {
+    let directory = SampleFiles.temporaryDirectory("projection-codes")
+    defer { SampleFiles.remove(directory) }
+    let cases: [(NCAttribute, UInt32, String?)] = [
+      (.integers([5]), 5, "MAP_PROJ 5 is not a projection with an analytic mapping (1, 2, 3 or 6)"),
+      (.integers([-1]), 0, nil), (.reals([1.5]), 0, nil), (.reals([1e12]), 0, nil),
+    ]
+    for (index, (value, stored, expected)) in cases.enumerated() {
+      let copy = "\(directory)/wrfout_d01_\(index)"
+      try WRFFixture.copy(SampleFiles.allvars, to: copy, attributes: ["MAP_PROJ": value])
+      let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store\(index)"))
+      let warning = report.warnings.first { $0.contains("locator") }
+      #expect(warning == expected.map { "\(copy): \($0); queries use the generic locator" }, "\(value)")
+      let cube = try Cube(path: try #require(report.published.first).path)
+      #expect(cube.header.projection.code == stored)
+      #expect(!isAnalytic(cube))
+    }
+  }
+
+  /// A parameter that makes no projection is named.
+  @Test func projectionParametersThatDescribeNoProjectionAreNamed() throws {
+    let directory = SampleFiles.temporaryDirectory("projection-parameters")
+    defer { SampleFiles.remove(directory) }
+    let copy = "\(directory)/wrfout_d01"
+    try WRFFixture.copy(SampleFiles.allvars, to: copy, attributes: ["DX": .reals([-30_000])])
+    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    #expect(
+      report.warnings.contains(
+        "\(copy): MAP_PROJ 1 (Lambert conformal): DX -30000.0 is not a positive grid spacing; queries use the generic locator"
+      ), "\(report.warnings)")
+  }
+}
