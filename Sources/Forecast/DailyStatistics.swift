@@ -39,7 +39,10 @@ public struct DailyStatistics: Sendable, Hashable {
 
   /// The statistics of `values`, one per hour of the day, NaN where missing (the form
   /// `Cube.series(_:at:steps:into:)` writes).
-  public init(hourly values: UnsafeBufferPointer<Double>) {
+  ///
+  /// With `median` false the median is left nil and the values are not sorted, which is
+  /// most of the cost: for a caller that shows only extremes or totals.
+  public init(hourly values: UnsafeBufferPointer<Double>, median wantsMedian: Bool = true) {
     hours = values.count
     // Sorting a temporary copy gives the median; for a day of hours it lives on the stack,
     // so a summary allocates nothing.
@@ -58,11 +61,13 @@ public struct DailyStatistics: Sendable, Hashable {
         maximum = Swift.max(maximum, value)
       }
       guard known > 0 else { return (0, nil, nil, nil, nil) }
+      let sum = known == values.count ? total : nil
+      guard wantsMedian else { return (known, nil, minimum, maximum, sum) }
       let sorted = UnsafeMutableBufferPointer(rebasing: scratch[0..<known])
       Self.sortSmall(sorted)
       let middle = known / 2
       let median = known % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-      return (known, median, minimum, maximum, known == values.count ? total : nil)
+      return (known, median, minimum, maximum, sum)
     }
   }
 

@@ -91,6 +91,13 @@ public struct Forecaster: Sendable {
   )
     throws(ForecastError) -> [DailySummary]
   {
+    try daily(request, metrics: metrics, medians: Set(metrics), from: start, days: days)
+  }
+
+  /// `daily`, computing medians only for `medians` (the others' are nil).
+  func daily(
+    _ request: ForecastRequest, metrics: [Metric], medians: Set<Metric>, from start: LocalDate, days: Int
+  ) throws(ForecastError) -> [DailySummary] {
     guard Self.dayLimit.contains(days) else {
       throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
     }
@@ -102,6 +109,7 @@ public struct Forecaster: Sendable {
     // other metric (wind speed included) gets statistics of its hourly values.
     let stored = metrics.filter { $0 != .windDir }
     let wantsWind = metrics.contains(.windDir)
+    let wantsMedian = stored.map(medians.contains)
     var columns = [Double](repeating: .nan, count: instants.count * (stored.count + (wantsWind ? 2 : 0)))
     return columns.withUnsafeMutableBufferPointer { buffer in
       func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {
@@ -124,7 +132,7 @@ public struct Forecaster: Sendable {
         let hours = first..<(first + day.hours.count)
         first += day.hours.count
         let statistics = stored.indices.map { index in
-          DailyStatistics(hourly: UnsafeBufferPointer(rebasing: column(index)[hours]))
+          DailyStatistics(hourly: UnsafeBufferPointer(rebasing: column(index)[hours]), median: wantsMedian[index])
         }
         let wind =
           wantsWind
@@ -140,7 +148,7 @@ public struct Forecaster: Sendable {
     }
   }
 
-  /// Daily summaries with what `variables` need.
+  /// Daily summaries with what `variables` need (medians only where asked for).
   public func daily(
     _ request: ForecastRequest, variables: [DailyVariable], from start: LocalDate, days: Int
   )
@@ -148,7 +156,13 @@ public struct Forecaster: Sendable {
   {
     var metrics: [Metric] = []
     for metric in variables.compactMap(\.metric) where !metrics.contains(metric) { metrics.append(metric) }
-    return try daily(request, metrics: metrics, from: start, days: days)
+    // Sorting a day for its median is most of a summary's cost; only medians asked for.
+    let medians = Set(
+      variables.compactMap { variable -> Metric? in
+        if case .statistic(let metric, .median) = variable { return metric }
+        return nil
+      })
+    return try daily(request, metrics: metrics, medians: medians, from: start, days: days)
   }
 
   /// Runs `body` for each request, collecting each answer or error: one failing point does

@@ -24,7 +24,7 @@ struct BenchCommand: ParsableCommand {
       through the generic curvilinear locator, called directly on the cube's grid; a kind the \
       grid cannot have is left out with a note on standard error), read (one value at an \
       already located point) and daily7 (a 7-day daily summary of the seven legacy metrics at \
-      one point through the forecast API and the live store, runs stitched hour by hour from the \
+      one point, as the legacy MedianPrevByDays shows it, through the forecast API and the live store, runs stitched hour by hour from the \
       newest run's first day). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
@@ -130,11 +130,14 @@ struct BenchCommand: ParsableCommand {
       }
     }
     let forecaster = Forecaster(store: forecastStore)
-    let legacyMetrics = legacy.map(\.metric)
+    // What the legacy app's MedianPrevByDays shows for each day.
+    let summary = try DailyVariable.parse(
+      list: "temp_max,temp_min,temp_median,hum_median,rain_sum,cloud_median,wind_vel_median,wind_dir_dominant,"
+        + "atm_press_median")
     let firstDay = LocalTimeZone.utc.date(containing: cube.header.firstStep)
     try record("daily7") { q in
       let request = ForecastRequest(latitude: points[q].0, longitude: points[q].1)
-      let days = try forecaster.daily(request, metrics: legacyMetrics, from: firstDay, days: 7)
+      let days = try forecaster.daily(request, variables: summary, from: firstDay, days: 7)
       sink += days[6].statistics[0].median ?? 0
     }
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
