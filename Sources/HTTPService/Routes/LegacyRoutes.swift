@@ -1,0 +1,118 @@
+import Forecast
+import ForecastOutput
+import Hummingbird
+import Meteorology
+
+/// The four endpoints the original iPhone app calls (DESIGN §8), with its paths, its
+/// parameters and its JSON shapes, so that it keeps working unchanged.
+///
+/// Answers are in the app's units (°C, %, mm, m/s, °, hPa) over UTC days and hours, under
+/// the root key `response`. Each value is rounded to its metric's display precision
+/// (`Metric.decimals`); a value the model does not have is `null`. Responses hold the app's
+/// seven metrics and no other key.
+struct LegacyRoutes: Sendable {
+  let forecaster: Forecaster
+  let maximumQueryBytes: Int
+
+  /// The metrics the app knows, in the order its documentation lists them.
+  static let metrics: [Metric] = [.temp, .hum, .rain, .cloud, .windVel, .windDir, .atmPress]
+
+  /// The paths, for the router and the tests.
+  static let quickPath = "/QuickPrevByDate.php"
+  static let dayPath = "/PrevByDateAndMetric.php"
+  static let daysPath = "/MedianPrevByDays.php"
+  static let nextHoursPath = "/PrevForNextHoursByMetric.php"
+
+  func register(on router: Router<some RequestContext>) {
+    router.get(RouterPath(Self.quickPath)) { request, _ in try respond(to: request, with: quick) }
+    router.get(RouterPath(Self.dayPath)) { request, _ in try respond(to: request, with: day) }
+    router.get(RouterPath(Self.daysPath)) { request, _ in try respond(to: request, with: days) }
+    router.get(RouterPath(Self.nextHoursPath)) { request, _ in try respond(to: request, with: nextHours) }
+  }
+
+  private func respond(
+    to request: Request, with answer: (LegacyParameters) throws -> String
+  ) throws -> Response {
+    let parameters = LegacyParameters(query: try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes))
+    let response = try answer(parameters)
+    return Responses.text(JSONText.object([("response", response)]), contentType: Responses.json)
+  }
+
+  private func forecastRequest(_ parameters: LegacyParameters) throws(APIError) -> ForecastRequest {
+    let (latitude, longitude) = try parameters.point()
+    return ForecastRequest(latitude: latitude, longitude: longitude)
+  }
+
+  /// `QuickPrevByDate.php?lat&lon&date=yyyyMMdd_HH`: every metric at that hour as `now`;
+  /// temp adds the UTC day's hourly maximum and minimum.
+  func quick(_ parameters: LegacyParameters) throws -> String {
+    let request = try forecastRequest(parameters)
+    let conditions = try forecaster.current(request, metrics: Self.metrics, at: try parameters.hour())
+    return JSONText.object(
+      zip(Self.metrics, conditions.values).map { metric, value in
+        var members: [(String, String)] = []
+        if metric == .temp {
+          members.append(("max", Self.number(conditions.temperatureMaximum, metric)))
+          members.append(("min", Self.number(conditions.temperatureMinimum, metric)))
+        }
+        members.append(("now", Self.number(value, metric)))
+        return (metric.name, JSONText.object(members))
+      })
+  }
+
+  /// `PrevByDateAndMetric.php?lat&lon&metric&date=yyyyMMdd`: the metric at the 24 hours
+  /// 00:00…23:00 UTC of the day, as `points`.
+  func day(_ parameters: LegacyParameters) throws -> String {
+    let request = try forecastRequest(parameters)
+    let metric = try parameters.metric()
+    let series = try forecaster.day(request, metrics: [metric], date: try parameters.day())
+    return Self.points(series.values[0], metric)
+  }
+
+  /// `MedianPrevByDays.php?lat&lon&date=yyyyMMdd&days=0…7`: one object per UTC day from
+  /// `date`, `days + 1` of them. Every metric has the `median` of its hourly values; temp
+  /// adds `max` and `min`, rain its `sum`. wind_dir's `median` is the direction of the
+  /// day's mean wind vector: a median of angles would put a day of 350° and 10° at 180°.
+  func days(_ parameters: LegacyParameters) throws -> String {
+    let request = try forecastRequest(parameters)
+    let start = try parameters.day()
+    let count = try parameters.days() + 1
+    let summaries = try forecaster.daily(request, metrics: Self.metrics, from: start, days: count)
+    return JSONText.array(
+      summaries.map { summary in
+        JSONText.object(
+          Self.metrics.map { metric in
+            guard let statistics = summary.statistics(of: metric) else {
+              // Only wind_dir has no statistics of its own: its day is its mean vector.
+              return (metric.name, JSONText.object([("median", Self.number(summary.wind?.direction, metric))]))
+            }
+            var members: [(String, String)] = []
+            if metric == .temp {
+              members.append(("max", Self.number(statistics.maximum, metric)))
+              members.append(("min", Self.number(statistics.minimum, metric)))
+            }
+            members.append(("median", Self.number(statistics.median, metric)))
+            if metric == .rain { members.append(("sum", Self.number(statistics.sum, metric))) }
+            return (metric.name, JSONText.object(members))
+          })
+      })
+  }
+
+  /// `PrevForNextHoursByMetric.php?lat&lon&metric&date=yyyyMMdd_HH`: the metric at the 24
+  /// hours starting at `date`, as `points`.
+  func nextHours(_ parameters: LegacyParameters) throws -> String {
+    let request = try forecastRequest(parameters)
+    let metric = try parameters.metric()
+    let series = try forecaster.nextHours(request, metrics: [metric], from: try parameters.hour(), count: 24)
+    return Self.points(series.values[0], metric)
+  }
+
+  private static func points(_ values: [Double?], _ metric: Metric) -> String {
+    JSONText.object([("points", JSONText.array(values.map { number($0, metric) }))])
+  }
+
+  /// A value at its metric's display precision.
+  static func number(_ value: Double?, _ metric: Metric) -> String {
+    JSONText.number(value, decimals: metric.decimals)
+  }
+}
