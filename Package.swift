@@ -88,8 +88,10 @@ let package = Package(
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
-        "HTTPService", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun", "_TestSupport",
+        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun",
+        "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Yams", package: "Yams"),

@@ -34,9 +34,17 @@ public func buildApplication(
   ServiceRoutes(store: store, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI()).register(on: router)
   return Application(
     router: router,
-    server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [MalformedRequestHandler()])),
+    server: .http1(
+      configuration: HTTP1Channel.Configuration(
+        additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: settings.idleTimeout)),
     configuration: ApplicationConfiguration(
       address: .hostname(settings.host, port: settings.port), serverName: "nwpcube"),
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
     logger: logger)
 }
+
+/// Every path the application routes: the OpenAPI document must describe exactly these.
+let routedPaths = [
+  LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
+  ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath, ServiceRoutes.openAPIPath,
+]

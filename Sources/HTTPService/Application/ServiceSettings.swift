@@ -1,5 +1,6 @@
 import Forecast
 import Foundation
+import NIOCore
 
 /// What a server serves and where: the store, the address, the limits and the clock.
 public struct ServiceSettings: Sendable {
@@ -12,18 +13,23 @@ public struct ServiceSettings: Sendable {
   public var port: Int
   /// What one request may ask for.
   public var limits: ServiceLimits
+  /// How long a connection may stay idle before the server closes it, so that idle or
+  /// stalled clients cannot hold connections for ever.
+  public var idleTimeout: TimeAmount
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
+    idleTimeout: TimeAmount = .seconds(60),
     clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) }
   ) {
     self.store = store
     self.host = host
     self.port = port
     self.limits = limits
+    self.idleTimeout = idleTimeout
     self.clock = clock
   }
 }

@@ -35,7 +35,7 @@ struct QueryParameters: Sendable {
           .badRequest, "the query string has a value without a parameter name: \(Self.quoted(String(part)))")
       }
       guard !pairs.contains(where: { $0.name == name }) else {
-        throw APIError.parameter(name, "given more than once; give each parameter once")
+        throw APIError.parameter(Self.shortened(name), "given more than once; give each parameter once")
       }
       pairs.append((name, value))
     }
@@ -54,8 +54,7 @@ struct QueryParameters: Sendable {
   /// (`forecast_day`) that would otherwise be ignored in silence.
   func rejectUnknown(allowed: [String]) throws(APIError) {
     for name in names where !allowed.contains(name) {
-      throw APIError.parameter(
-        Self.quoted(name, limit: 40), "unknown parameter; allowed: \(allowed.joined(separator: ", "))")
+      throw APIError.parameter(Self.shortened(name), "unknown parameter; allowed: \(allowed.joined(separator: ", "))")
     }
   }
 
@@ -111,8 +110,11 @@ struct QueryParameters: Sendable {
 
   /// `text` in single quotes for a message, shortened when long: a message quotes what
   /// it refuses, but should not echo a kilobyte of it.
-  static func quoted(_ text: String, limit: Int = 60) -> String {
-    text.count <= limit ? "'\(text)'" : "'\(text.prefix(limit))…'"
+  static func quoted(_ text: String) -> String { "'\(shortened(text))'" }
+
+  /// `text` cut to `limit` characters, with an ellipsis when cut.
+  static func shortened(_ text: String, limit: Int = 60) -> String {
+    text.count <= limit ? text : "\(text.prefix(limit))…"
   }
 
   /// `text` with `%XX` escapes decoded; nil when an escape is malformed or the bytes are
