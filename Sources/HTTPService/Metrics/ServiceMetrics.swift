@@ -14,6 +14,9 @@ final class ServiceMetrics: Sendable {
   private let cubes: Gauge
   private let generation: Gauge
   private let newestRun: Gauge
+  /// Each route's and status's counter and histogram, found in the registry once: the
+  /// registry builds a key from the labels on every lookup.
+  private let perRoute = Mutex<[RouteStatus: (Counter, DurationHistogram)]>([:])
   /// The cube files of the last catalog seen, and how many different catalogs were seen.
   private let catalogs = Mutex<(files: Set<FileIdentity>, count: Int)>(([], 0))
 
@@ -55,10 +58,23 @@ final class ServiceMetrics: Sendable {
   /// Counts one request and its duration. `route` is the matched route's path, or
   /// `NotFound`, so that the label's values stay few whatever clients ask for.
   func record(route: String, status: Int, duration: Duration) {
-    registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))])
-      .increment()
-    registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)], buckets: Self.buckets)
-      .record(duration)
+    let key = RouteStatus(route: route, status: status)
+    let (counter, histogram) = perRoute.withLock { known in
+      if let found = known[key] { return found }
+      let made = (
+        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("status", String(status))]),
+        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)], buckets: Self.buckets)
+      )
+      known[key] = made
+      return made
+    }
+    counter.increment()
+    histogram.record(duration)
+  }
+
+  private struct RouteStatus: Hashable {
+    let route: String
+    let status: Int
   }
 
   /// Every metric in Prometheus's text format, the store's gauges read from `catalog` first.

@@ -76,11 +76,11 @@ struct LegacyParameters {
 
   /// The fields of `yyyyMMdd` or `yyyyMMdd_HH`, unchecked beyond being digits.
   static func dateFields(_ text: String) -> (year: Int, month: Int, day: Int, hour: Int?)? {
-    let parts = text.split(separator: "_", omittingEmptySubsequences: false)
-    guard parts.count <= 2, parts[0].utf8.count == 8, parts.count == 1 || parts[1].utf8.count == 2,
-      parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-      let date = Int(parts[0])
+    let parts = text.utf8.split(separator: UInt8(ascii: "_"), omittingEmptySubsequences: false)
+    guard parts.count <= 2, parts[0].count == 8, parts.count == 1 || parts[1].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+      let date = Int(Substring(parts[0]))
     else { return nil }
-    return (date / 10_000, date / 100 % 100, date % 100, parts.count == 2 ? Int(parts[1]) : nil)
+    return (date / 10_000, date / 100 % 100, date % 100, parts.count == 2 ? Int(Substring(parts[1])) : nil)
   }
 }

@@ -45,17 +45,36 @@ struct LegacyRoutes: Sendable {
 
   /// `QuickPrevByDate.php?lat&lon&date=yyyyMMdd_HH`: every metric at that hour as `now`;
   /// temp adds the UTC day's hourly maximum and minimum.
+  ///
+  /// The same answer as `Forecaster.current` (the tests hold it to that), read as the
+  /// day's hours in one pass over the store instead of two: `date` is a whole hour, so it
+  /// is one of them. This is the app's most frequent call.
   func quick(_ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
-    let conditions = try forecaster.current(request, metrics: Self.metrics, at: try parameters.hour())
-    return JSONText.object(
-      zip(Self.metrics, conditions.values).map { metric, value in
+    let time = try parameters.hour()
+    let today = try forecaster.day(request, metrics: Self.metrics, date: LocalTimeZone.utc.date(containing: time))
+    if let hour = today.hours.firstIndex(where: { $0.instant == time }), today.sourceOfHour[hour] != nil {
+      let temperature = DailyStatistics(hourly: today.values[0])
+      return Self.conditions(
+        today.values.map { $0[hour] }, maximum: temperature.maximum, minimum: temperature.minimum)
+    }
+    // No run covers the hour itself, only others of its day: `current` says so, naming
+    // what the runs cover.
+    let conditions = try forecaster.current(request, metrics: Self.metrics, at: time)
+    return Self.conditions(
+      conditions.values, maximum: conditions.temperatureMaximum, minimum: conditions.temperatureMinimum)
+  }
+
+  /// `{"temp": {"max", "min", "now"}, "hum": {"now"}, …}` from one value per metric.
+  private static func conditions(_ values: [Double?], maximum: Double?, minimum: Double?) -> String {
+    JSONText.object(
+      zip(metrics, values).map { metric, value in
         var members: [(String, String)] = []
         if metric == .temp {
-          members.append(("max", Self.number(conditions.temperatureMaximum, metric)))
-          members.append(("min", Self.number(conditions.temperatureMinimum, metric)))
+          members.append(("max", number(maximum, metric)))
+          members.append(("min", number(minimum, metric)))
         }
-        members.append(("now", Self.number(value, metric)))
+        members.append(("now", number(value, metric)))
         return (metric.name, JSONText.object(members))
       })
   }
