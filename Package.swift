@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "nwpcube", targets: ["nwpcube"]),
     .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast"]),
     .library(name: "Ingest", targets: ["Ingest"]),
+    .library(name: "HTTPService", targets: ["HTTPService"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
