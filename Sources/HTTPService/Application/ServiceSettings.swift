@@ -44,6 +44,7 @@ public struct ServiceLimits: Sendable {
   /// Bytes in a query string; longer ones get 414.
   public var queryBytes: Int
 
+  /// Limits of at most `Forecaster.dayLimit` days (16): more is what the library refuses.
   public init(locations: Int = 100, days: Int = Forecaster.dayLimit.upperBound, queryBytes: Int = 8_192) {
     self.locations = locations
     self.days = min(days, Forecaster.dayLimit.upperBound)
