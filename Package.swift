@@ -12,9 +12,22 @@ let package = Package(
     .executable(name: "nwpcube", targets: ["nwpcube"]),
     .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast"]),
     .library(name: "Ingest", targets: ["Ingest"]),
+    .library(name: "HTTPService", targets: ["HTTPService"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The HTTP service. Hummingbird's default traits are off: they add swift-configuration
+    // (which nwpcube does not use) and full Foundation for form coding (which it does not
+    // need), and both cost build time.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // Tests only: reads openapi.yaml to check the server against it.
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     .systemLibrary(
@@ -33,11 +46,29 @@ let package = Package(
     .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
     .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
+    .target(
+      name: "HTTPService",
+      dependencies: [
+        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      resources: [.copy("Resources/openapi.yaml")]
+    ),
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime", "HTTPService",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     .target(
@@ -55,6 +86,17 @@ let package = Package(
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
     .testTarget(
       name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
+    .testTarget(
+      name: "HTTPServiceTests",
+      dependencies: [
+        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun",
+        "_TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Yams", package: "Yams"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

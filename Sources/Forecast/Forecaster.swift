@@ -38,7 +38,12 @@ public struct Forecaster: Sendable {
   ) throws(ForecastError) -> HourlySeries {
     let reader = try reader(request, instants: instants)
     let (provenance, sourceOfHour) = reader.provenance()
-    let values = metrics.map { metric in reader.read(metric).map { $0.map { request.units.convert($0, of: metric) } } }
+    let values = metrics.map { metric in
+      // Found once per metric: looking the unit up for every value (a string comparison of
+      // the metric's unit each time) was a third of a day series' cost.
+      let convert = request.units.conversion(of: metric)
+      return reader.read(metric).map { $0.map { convert($0) } }
+    }
     let offsets = utcOffsets ?? instants.map(request.timeZone.utcOffset(at:))
     return HourlySeries(
       metrics: metrics, hours: zip(instants, offsets).map { LocalHour(instant: $0, utcOffset: $1) }, values: values,

@@ -156,44 +156,54 @@ extension ForecastDocument {
   /// The answer as CSV, in sections separated by a blank line: the point and its first
   /// source; current values; hourly rows, each beginning with its local timestamp; daily
   /// rows, each beginning with its local date. Headers carry the units, e.g. `temp (°C)`.
-  public func csv() -> String {
+  ///
+  /// With a `locationID` (one answer of several, as `/v1/forecast` gives for a list of
+  /// points), every header and row begins with a `location_id` column, as in Open-Meteo's
+  /// CSV, so that the answers can be concatenated and still told apart.
+  public func csv(locationID: Int? = nil) -> String {
     let (all, _, _, _) = sources
-    var lines = ["latitude,longitude,timezone,utc_offset_seconds,model,domain,run,cell_i,cell_j"]
-    let first = all.first
-    lines.append(
-      [
-        JSONText.number(request.latitude, decimals: 4), JSONText.number(request.longitude, decimals: 4),
-        request.timeZone.identifier, String(request.timeZone.utcOffset(at: firstInstant)), first?.model ?? "",
-        first?.domain ?? "", first?.run ?? "", first.map { String($0.i) } ?? "", first.map { String($0.j) } ?? "",
-      ].joined(separator: ","))
-    func header(_ first: String, _ names: [(String, String)]) -> String {
-      ([first] + names.map { "\($0.0) (\($0.1))" }).joined(separator: ",")
+    var lines: [String] = []
+    func line(header: Bool, _ cells: [String]) {
+      let id = locationID.map { header ? "location_id" : String($0) }
+      lines.append(((id.map { [$0] } ?? []) + cells).joined(separator: ","))
     }
+    func header(_ first: String, _ names: [(String, String)]) {
+      line(header: true, [first] + names.map { "\($0.0) (\($0.1))" })
+    }
+    func row(_ cells: [String]) { line(header: false, cells) }
     func cell(_ text: String) -> String { text == "null" ? "" : text.replacing("\"", with: "") }
+    line(
+      header: true,
+      ["latitude", "longitude", "timezone", "utc_offset_seconds", "model", "domain", "run", "cell_i", "cell_j"])
+    let first = all.first
+    row([
+      JSONText.number(request.latitude, decimals: 4), JSONText.number(request.longitude, decimals: 4),
+      request.timeZone.identifier, String(request.timeZone.utcOffset(at: firstInstant)), first?.model ?? "",
+      first?.domain ?? "", first?.run ?? "", first.map { String($0.i) } ?? "", first.map { String($0.j) } ?? "",
+    ])
     if let current {
       lines.append("")
-      lines.append(header("time", current.metrics.map { ($0.name, request.units.label(of: $0)) }))
-      lines.append(
-        ([timestamp(current.time)]
+      header("time", current.metrics.map { ($0.name, request.units.label(of: $0)) })
+      row(
+        [timestamp(current.time)]
           + zip(current.metrics, current.values).map { cell(JSONText.number($1, decimals: decimals($0))) })
-          .joined(separator: ","))
     }
     if let hourly {
       lines.append("")
-      lines.append(header("time", hourly.metrics.map { ($0.name, request.units.label(of: $0)) }))
+      header("time", hourly.metrics.map { ($0.name, request.units.label(of: $0)) })
       for (index, hour) in hourly.hours.enumerated() {
-        let row = zip(hourly.metrics, hourly.values).map { metric, column in
-          cell(JSONText.number(column[index], decimals: decimals(metric)))
-        }
-        lines.append(([hour.timestamp] + row).joined(separator: ","))
+        row(
+          [hour.timestamp]
+            + zip(hourly.metrics, hourly.values).map { metric, column in
+              cell(JSONText.number(column[index], decimals: decimals(metric)))
+            })
       }
     }
     if !daily.isEmpty {
       lines.append("")
-      lines.append(header("date", dailyVariables.map { ($0.description, label($0)) }))
+      header("date", dailyVariables.map { ($0.description, label($0)) })
       for summary in daily {
-        lines.append(
-          (["\(summary.day.date)"] + dailyVariables.map { cell(dailyValue($0, summary)) }).joined(separator: ","))
+        row(["\(summary.day.date)"] + dailyVariables.map { cell(dailyValue($0, summary)) })
       }
     }
     return lines.joined(separator: "\n")

@@ -73,17 +73,9 @@ struct ForecastCommand: ParsableCommand {
     let request = ForecastRequest(
       latitude: location.lat, longitude: location.lon, method: location.method, domain: location.domain,
       timeZone: zone, units: unitSystem)
-    let forecaster = Forecaster(store: try ForecastStore(path: location.store))
-    let localDays = zone.days(from: start, count: days)
-    let hours = localDays.flatMap(\.hours)
-    let series =
-      hourlyMetrics.isEmpty
-      ? nil
-      : try forecaster.hourly(
-        request, metrics: hourlyMetrics, instants: hours.map(\.instant), utcOffsets: hours.map(\.utcOffset))
-    let summaries =
-      dailyVariables.isEmpty ? [] : try forecaster.daily(request, variables: dailyVariables, from: start, days: days)
-    let document = ForecastDocument(request: request, hourly: series, dailyVariables: dailyVariables, daily: summaries)
+    let query = ForecastQuery(
+      request: request, hourly: hourlyMetrics, daily: dailyVariables, start: start, days: days)
+    let document = try query.answer(Forecaster(store: try ForecastStore(path: location.store)))
     print(format == .json ? document.json() : document.csv())
   }
 

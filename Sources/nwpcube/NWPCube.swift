@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct NWPCube: ParsableCommand {
+struct NWPCube: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "nwpcube",
     abstract: "Serve point forecasts from WRF model output through a compact memory-mapped cube.",
@@ -13,8 +13,7 @@ struct NWPCube: ParsableCommand {
       """,
     subcommands: [
       IngestCommand.self, QueryCommand.self, SeriesCommand.self, ForecastCommand.self, InfoCommand.self,
-      RunsCommand.self,
-      PruneCommand.self, BenchCommand.self, SampleRunCommand.self,
+      RunsCommand.self, PruneCommand.self, ServeCommand.self, BenchCommand.self, SampleRunCommand.self,
     ]
   )
 }

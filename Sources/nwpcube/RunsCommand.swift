@@ -20,7 +20,7 @@ struct RunsCommand: ParsableCommand {
     let runs = StoreInventory.runs(in: store)
     guard !runs.isEmpty else { throw QueryError.emptyStore(store) }
     if json {
-      print(JSONText.array(runs.map(Self.json)))
+      print(RunListing.json(runs, paths: true))
       return
     }
     print("model/domain  run         first valid           last valid            steps  step   bytes       path")
@@ -36,22 +36,5 @@ struct RunsCommand: ParsableCommand {
           "\(header.stepSeconds / 60)m".padded(6), String(run.bytes).padded(11), run.path,
         ].joined(separator: " "))
     }
-  }
-
-  private static func json(_ run: StoredRun) -> String {
-    var members: [(String, String)] = [
-      ("model_domain", JSONText.string(run.name)), ("run", JSONText.string(run.run)),
-      ("path", JSONText.string(run.path)), ("bytes", String(run.bytes)),
-    ]
-    if let header = run.header {
-      members += [
-        ("first", JSONText.string(UTC.iso8601(header.firstStep))),
-        ("last", JSONText.string(UTC.iso8601(header.lastStep))),
-        ("steps", String(header.steps)), ("step_seconds", String(header.stepSeconds)),
-      ]
-    } else {
-      members.append(("problem", JSONText.string(run.problem ?? "")))
-    }
-    return JSONText.object(members)
   }
 }

@@ -1,0 +1,53 @@
+import Forecast
+import Foundation
+import NIOCore
+
+/// What a server serves and where: the store, the address, the limits and the clock.
+public struct ServiceSettings: Sendable {
+  /// The store directory (`STORE/<model>/<domain>/<run>.cube`).
+  public var store: String
+  /// The address to listen on; 127.0.0.1 by default, so that serving the world is a choice
+  /// (`--host 0.0.0.0`).
+  public var host: String
+  /// The port; 0 picks a free one (the tests do).
+  public var port: Int
+  /// What one request may ask for.
+  public var limits: ServiceLimits
+  /// How long a connection may stay idle before the server closes it, so that idle or
+  /// stalled clients cannot hold connections for ever.
+  public var idleTimeout: TimeAmount
+  /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
+  /// now; a test sets the clock inside its sample run.
+  public var clock: @Sendable () -> Int64
+
+  public init(
+    store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
+    idleTimeout: TimeAmount = .seconds(60),
+    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) }
+  ) {
+    self.store = store
+    self.host = host
+    self.port = port
+    self.limits = limits
+    self.idleTimeout = idleTimeout
+    self.clock = clock
+  }
+}
+
+/// What one request may ask for: the limits keep each request's cost bounded.
+public struct ServiceLimits: Sendable {
+  /// Locations in one `/v1/forecast` request.
+  public var locations: Int
+  /// Days one `/v1/forecast` request covers (`past_days + forecast_days`, or
+  /// `start_date…end_date`).
+  public var days: Int
+  /// Bytes in a query string; longer ones get 414.
+  public var queryBytes: Int
+
+  /// Limits of at most `Forecaster.dayLimit` days (16): more is what the library refuses.
+  public init(locations: Int = 100, days: Int = Forecaster.dayLimit.upperBound, queryBytes: Int = 8_192) {
+    self.locations = locations
+    self.days = min(days, Forecaster.dayLimit.upperBound)
+    self.queryBytes = queryBytes
+  }
+}

@@ -1,0 +1,155 @@
+/// A request's query string, decoded strictly: names and values percent-decoded as UTF-8,
+/// each parameter given at most once.
+///
+/// Strict, because a lenient reading answers a different question than the one asked:
+/// `lat=38&lat=-9` or `lat=38%ZZ` has no single meaning, and a guess would come back as
+/// a forecast for the wrong place. Every refusal names the parameter. `+` is not read as
+/// a space: no parameter here has spaces, and `Etc/GMT+1` keeps its sign.
+struct QueryParameters: Sendable {
+  private let pairs: [(name: String, value: String)]
+
+  /// Decodes `query` (the text after `?`, nil when there is none).
+  /// - Throws: `APIError` 414 when the query is longer than `maximumBytes`, 400 for
+  ///   malformed percent-encoding, a parameter without a name, or one given twice.
+  init(_ query: String?, maximumBytes: Int) throws(APIError) {
+    guard let query, !query.isEmpty else {
+      pairs = []
+      return
+    }
+    guard query.utf8.count <= maximumBytes else {
+      throw APIError(
+        .uriTooLong, "the query string is \(query.utf8.count) bytes long; at most \(maximumBytes) are accepted")
+    }
+    var pairs: [(name: String, value: String)] = []
+    // Split on bytes: `&` and `=` are ASCII, and walking UTF-8 is much cheaper than walking
+    // characters (this runs on every request).
+    for part in query.utf8.split(separator: UInt8(ascii: "&")) {
+      let equals = part.firstIndex(of: UInt8(ascii: "="))
+      let rawName = equals.map { part[..<$0] } ?? part
+      let rawValue = equals.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
+      guard let name = Self.percentDecoded(rawName), let value = Self.percentDecoded(rawValue) else {
+        throw APIError(
+          .badRequest,
+          "the query string has malformed percent-encoding in \(Self.quoted(String(decoding: part, as: UTF8.self))); "
+            + "encode bytes as %XX with two hexadecimal digits, in UTF-8")
+      }
+      guard !name.isEmpty else {
+        throw APIError(
+          .badRequest,
+          "the query string has a value without a parameter name: \(Self.quoted(String(decoding: part, as: UTF8.self)))"
+        )
+      }
+      guard !pairs.contains(where: { $0.name == name }) else {
+        throw APIError.parameter(Self.shortened(name), "given more than once; give each parameter once")
+      }
+      pairs.append((name, value))
+    }
+    self.pairs = pairs
+  }
+
+  /// The names given, in order.
+  var names: [String] { pairs.map(\.name) }
+
+  /// The value of `name`, or nil when it is not given.
+  subscript(_ name: String) -> String? {
+    pairs.first { $0.name == name }?.value
+  }
+
+  /// Refuses parameters outside `allowed`, which are most often misspellings
+  /// (`forecast_day`) that would otherwise be ignored in silence.
+  func rejectUnknown(allowed: [String]) throws(APIError) {
+    for name in names where !allowed.contains(name) {
+      throw APIError.parameter(Self.shortened(name), "unknown parameter; allowed: \(allowed.joined(separator: ", "))")
+    }
+  }
+
+  /// The value of a parameter that must be given.
+  /// - Parameter expected: what a good value looks like, for the message.
+  func required(_ name: String, expected: String) throws(APIError) -> String {
+    guard let value = self[name] else { throw APIError.parameter(name, "missing; give \(expected)") }
+    guard !value.isEmpty else { throw APIError.parameter(name, "empty; give \(expected)") }
+    return value
+  }
+
+  /// A decimal number in `range`, or nil when `name` is not given.
+  func number(_ name: String, in range: ClosedRange<Double>, expected: String) throws(APIError) -> Double? {
+    guard let text = self[name] else { return nil }
+    return try Self.number(text, name: name, in: range, expected: expected)
+  }
+
+  /// An integer in `range`, or nil when `name` is not given.
+  func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+    guard let text = self[name] else { return nil }
+    let allowed = "an integer in \(range.lowerBound)…\(range.upperBound)"
+    guard let value = Int(text) else {
+      throw APIError.parameter(name, "\(Self.quoted(text)) is not an integer; give \(allowed)")
+    }
+    guard range.contains(value) else {
+      throw APIError.parameter(name, "\(value) is out of range; give \(allowed)")
+    }
+    return value
+  }
+
+  /// `text` as a finite decimal number in `range`.
+  ///
+  /// Plain decimal notation only (`38.1294`, `-8.9341`, `1e-3`): `Double(_:)` alone would
+  /// also take `nan`, `inf` and hexadecimal floats, none of which is a coordinate.
+  static func number(
+    _ text: String, name: String, in range: ClosedRange<Double>, expected: String
+  ) throws(APIError) -> Double {
+    let decimal =
+      !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+          || byte == UInt8(ascii: "E")
+      }
+    guard decimal, let value = Double(text), value.isFinite else {
+      throw APIError.parameter(name, "\(quoted(text)) is not a decimal number; give \(expected)")
+    }
+    guard range.contains(value) else {
+      throw APIError.parameter(name, "\(quoted(text)) is out of range; give \(expected)")
+    }
+    return value
+  }
+
+  /// `text` in single quotes for a message, shortened when long: a message quotes what
+  /// it refuses, but should not echo a kilobyte of it.
+  static func quoted(_ text: String) -> String { "'\(shortened(text))'" }
+
+  /// `text` cut to `limit` characters, with an ellipsis when cut.
+  static func shortened(_ text: String, limit: Int = 60) -> String {
+    text.count <= limit ? text : "\(text.prefix(limit))…"
+  }
+
+  /// `text` with `%XX` escapes decoded; nil when an escape is malformed or the bytes are
+  /// not UTF-8.
+  static func percentDecoded(_ text: Substring.UTF8View) -> String? {
+    // The query is a valid String and `&` and `=` are ASCII, so a slice without escapes is
+    // valid UTF-8 as it stands.
+    guard text.contains(UInt8(ascii: "%")) else { return String(decoding: text, as: UTF8.self) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.count)
+    var iterator = text.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import ForecastOutput
+import Foundation
+import Hummingbird
+import PointQuery
+
+/// The routes that describe and watch the service: its runs, its health, its metrics and
+/// its OpenAPI document.
+struct ServiceRoutes: Sendable {
+  static let runsPath = "/v1/runs"
+  static let healthPath = "/healthz"
+  static let metricsPath = "/metrics"
+  static let openAPIPath = "/openapi.yaml"
+
+  let store: ForecastStore
+  let metrics: ServiceMetrics
+  /// The OpenAPI document, nil when it is not installed beside the binary.
+  let openAPI: String?
+
+  func register(on router: Router<some RequestContext>) {
+    router.get(RouterPath(Self.runsPath)) { _, _ in
+      // The store's directory stands for "this store" in the answer; its path stays private.
+      let runs = RunListing.json(StoreInventory.runs(in: store.path), paths: false)
+      return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
+    }
+    // Liveness only, and deliberately trivial: it answers while the process can serve at
+    // all, and it is the baseline the load test measures the forecast routes against.
+    router.get(RouterPath(Self.healthPath)) { _, _ in
+      Responses.text(#"{"status":"ok"}"#, contentType: Responses.json)
+    }
+    router.get(RouterPath(Self.metricsPath)) { _, _ in
+      Responses.text(metrics.exposition(catalog: store.catalog), contentType: Responses.prometheus)
+    }
+    router.get(RouterPath(Self.openAPIPath)) { _, _ in
+      guard let openAPI else {
+        throw APIError(.notFound, "the OpenAPI document is not installed beside this nwpcube binary")
+      }
+      return Responses.text(openAPI, contentType: Responses.yaml)
+    }
+  }
+
+  /// The OpenAPI document from the resource bundle SwiftPM builds beside the executable.
+  ///
+  /// Looked up by hand rather than through `Bundle.module`, whose accessor stops the
+  /// process when the bundle is missing (a binary copied elsewhere without it): the
+  /// service then runs without its document instead.
+  static func loadOpenAPI() -> String? {
+    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    let directory = executable.deletingLastPathComponent()
+    let file = directory.appendingPathComponent("nwpcube_HTTPService.resources/openapi.yaml")
+    return try? String(contentsOf: file, encoding: .utf8)
+  }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import HTTPService
+import Logging
+import ServiceLifecycle
+
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve forecasts over HTTP: the legacy app's endpoints, /v1/forecast, /v1/runs and metrics.",
+    discussion: """
+      Answers from the newest runs of the store, and picks up runs published or pruned \
+      later without a restart. SIGTERM or SIGINT stop it gracefully: it stops accepting \
+      connections and lets requests in flight finish. Each request is logged as one line \
+      with its method, path, status, duration and request id. The API is described by \
+      GET /openapi.yaml.
+      """
+  )
+
+  @Option(help: "The store directory (STORE/<model>/<domain>/<run>.cube).")
+  var store: String
+
+  @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+  var host: String = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0 picks a free one, which the log names).")
+  var port: Int = 8080
+
+  @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+  var logLevel: String = "info"
+
+  func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError(
+        "--log-level '\(logLevel)' is not a level; use trace, debug, info, notice, warning, error or critical")
+    }
+  }
+
+  func run() async throws {
+    LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
+    var logger = Logger(label: "nwpcube.serve")
+    logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+    let app = try buildApplication(ServiceSettings(store: store, host: host, port: port), logger: logger)
+    let services = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    logger.info("serving", metadata: ["store": "\(store)"])
+    try await services.run()
+    logger.info("stopped")
+  }
+}
