@@ -64,32 +64,36 @@ public struct DailyStatistics: Sendable, Hashable {
       let sum = known == values.count ? total : nil
       guard wantsMedian else { return (known, nil, minimum, maximum, sum) }
       let sorted = UnsafeMutableBufferPointer(rebasing: scratch[0..<known])
-      Self.sortSmall(sorted)
+      Self.sortLowerHalf(sorted)
       let middle = known / 2
       let median = known % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
       return (known, median, minimum, maximum, sum)
     }
   }
 
-  /// Sorts a day's worth of values. Insertion sort for the 23–25 values of a day: a
-  /// fraction of the general sort's time there, and measured faster than quickselect on
-  /// daily data too (sorting was most of a 7-day summary's cost in `nwpcube bench --kinds
-  /// daily7`); longer inputs use the general sort.
-  static func sortSmall(_ values: UnsafeMutableBufferPointer<Double>) {
-    guard values.count > 1 else { return }
-    guard values.count <= 48 else {
+  /// Puts the smallest ⌊n/2⌋ + 1 values of `values` in order at its start, which is all a
+  /// median needs: insertion sort into that prefix, skipping with one comparison every
+  /// value above it (about half of a day, in long runs for a smooth quantity). Sorting the
+  /// whole day was most of a 7-day summary's cost (`nwpcube bench --kinds daily7`).
+  /// Longer inputs are sorted whole.
+  static func sortLowerHalf(_ values: UnsafeMutableBufferPointer<Double>) {
+    let count = values.count
+    guard count > 1 else { return }
+    guard count <= 48 else {
       var values = values
       values.sort()
       return
     }
-    // The smallest value first, as a sentinel: the inner loop then needs no bounds test.
-    var smallest = 0
-    for index in values.indices where values[index] < values[smallest] { smallest = index }
-    values.swapAt(0, smallest)
-    for index in values.indices.dropFirst(2) {
+    let kept = count / 2 + 1
+    for index in 1..<count {
       let value = values[index]
-      var slot = index
-      while values[slot - 1] > value {
+      var slot = Swift.min(index, kept)
+      // Past the prefix, a value no smaller than its largest cannot be among the smallest.
+      if slot == kept {
+        guard value < values[kept - 1] else { continue }
+        slot = kept - 1
+      }
+      while slot > 0, values[slot - 1] > value {
         values[slot] = values[slot - 1]
         slot -= 1
       }
