@@ -56,7 +56,14 @@ public struct Forecaster: Sendable {
   ) throws(ForecastError)
     -> HourlySeries
   {
-    let hours = request.timeZone.day(date).hours
+    try days(request, metrics: metrics, from: date, count: 1)
+  }
+
+  /// `metrics` at every hour of `count` local days from `start`.
+  public func days(
+    _ request: ForecastRequest, metrics: [Metric], from start: LocalDate, count: Int
+  ) throws(ForecastError) -> HourlySeries {
+    let hours = request.timeZone.days(from: start, count: count).flatMap(\.hours)
     return try hourly(request, metrics: metrics, instants: hours.map(\.instant), utcOffsets: hours.map(\.utcOffset))
   }
 
@@ -188,11 +195,7 @@ public struct Forecaster: Sendable {
     }
     let reader = HourlyReader(sources: sources, instants: instants)
     guard reader.coversAny else {
-      throw .notCovered(
-        first: instants.min() ?? 0, last: instants.max() ?? 0,
-        runs: sources.sources.map {
-          RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstTime, last: $0.cube.lastStep)
-        })
+      throw .notCovered(first: instants.min() ?? 0, last: instants.max() ?? 0, runs: sources.coverage)
     }
     return reader
   }

@@ -40,12 +40,7 @@ public struct ForecastQuery: Sendable {
   ///   block's times, or `days` is out of `Forecaster.dayLimit` for daily values.
   public func answer(_ forecaster: Forecaster) throws(ForecastError) -> ForecastDocument {
     let conditions = current.isEmpty ? nil : try forecaster.current(request, metrics: current, at: currentTime)
-    var series: HourlySeries?
-    if !hourly.isEmpty {
-      let hours = request.timeZone.days(from: start, count: days).flatMap(\.hours)
-      series = try forecaster.hourly(
-        request, metrics: hourly, instants: hours.map(\.instant), utcOffsets: hours.map(\.utcOffset))
-    }
+    let series = hourly.isEmpty ? nil : try forecaster.days(request, metrics: hourly, from: start, count: days)
     let summaries = daily.isEmpty ? [] : try forecaster.daily(request, variables: daily, from: start, days: days)
     return ForecastDocument(
       request: request, current: conditions, hourly: series, dailyVariables: daily, daily: summaries)

@@ -105,10 +105,13 @@ public struct PointSources: Sendable {
     if let only = sources.first, sources.count == 1 {
       return .timeOutsideRun(time: time, run: only.cube.run, first: only.cube.firstStep, last: only.cube.lastStep)
     }
-    return .timeNotCovered(
-      time: time,
-      runs: sources.map {
-        .init(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstStep, last: $0.cube.lastStep)
-      })
+    return .timeNotCovered(time: time, runs: coverage)
+  }
+
+  /// What each source covers, for errors about times none of them covers.
+  public var coverage: [RunCoverage] {
+    sources.map {
+      RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstStep, last: $0.cube.lastStep)
+    }
   }
 }
