@@ -206,6 +206,10 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     #expect(pruned.standardOutput.contains("wrf/d01 2026062000 deleted \(old)"), "\(pruned.standardOutput)")
     #expect(!FileManager.default.fileExists(atPath: old) && FileManager.default.fileExists(atPath: new))
     try expectUsageError(["prune", "--store", store, "--keep", "0"], mentions: ["--keep 0 must be at least 1"])
+    try expectCleanFailure(["runs", "--store", "\(directory)/empty"], mentions: ["empty", "no cubes in this store"])
+    try expectUsageError(
+      ["sample-run", "--out", "\(directory)/run", "--start", "2026-06-19T12:30Z"],
+      mentions: ["--start '2026-06-19T12:30Z' is not a whole UTC hour"])
   }
 
   @Test func forecastGivesLocalDaysStitchedFromRunsAsJSONAndCSV() throws {
@@ -268,6 +272,8 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     try expectUsageError(arguments + ["--days", "17"], mentions: ["--days 17 is out of range; allowed: 1…16"])
     try expectUsageError(arguments + ["--timezone", "Europe/Lisbn"], mentions: ["--timezone", "Europe/Lisbn"])
     try expectUsageError(arguments + ["--daily", "temp_maxx"], mentions: ["--daily", "temp_maxx"])
+    try expectUsageError(arguments + ["--start-date", "2026-13-40"], mentions: ["--start-date", "2026-13-40"])
+    try expectUsageError(arguments + ["--units", "imperial"], mentions: ["--units", "imperial", "si, us, uk, canada"])
     try expectCleanFailure(
       ["forecast", "--store", store, "--lat", "38.1294", "--lon", "8.9341"],
       mentions: ["outside the domain", "did you mean longitude -8.9341"])

@@ -125,7 +125,13 @@ import _TestSupport
 
     // Times no run covers are an error; partly covered requests give nulls.
     let late = try #require(UTC.parseISO8601("2026-04-05T00:00:00Z"))
-    #expect(throws: ForecastError.self) { try forecaster.current(requests[0], metrics: metrics, at: late) }
+    let uncovered = #expect(throws: ForecastError.self) {
+      try forecaster.current(requests[0], metrics: metrics, at: late)
+    }
+    #expect(uncovered?.description.hasPrefix("no run covers 2026-04-05T00:00:00Z to 2026-04-05T00:00:00Z") == true)
+    #expect(
+      uncovered?.description.contains("wrf/d01 2026032800 covers 2026-03-28T00:00:00Z to 2026-03-31T00:00:00Z") == true,
+      "\(String(describing: uncovered))")
     let edge = try forecaster.nextHours(
       requests[0], metrics: metrics, from: try #require(UTC.parseISO8601("2026-03-30T22:00:00Z")), count: 4)
     #expect(edge.values[0].map { $0 != nil } == [true, true, true, false])
