@@ -83,6 +83,23 @@ public final class CubeFile: @unchecked Sendable {
     nwp_prefetch(data[metric] + (cell &* steps &+ step))
   }
 
+  /// Starts fetching every cache line of `metric`'s words at `cell` for `steps` (a range
+  /// of step indices, which must be in range): a caller about to read many series at one
+  /// point issues them all first, so that their memory latencies overlap instead of being
+  /// paid one series after another.
+  @inlinable
+  public func prefetch(metric: Int, cell: Int, steps range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    let first = UnsafeRawPointer(data[metric] + (cell &* steps &+ range.lowerBound))
+    let last = UnsafeRawPointer(data[metric] + (cell &* steps &+ range.upperBound - 1))
+    // One prefetch per 64-byte line, aligned down so that the last line is not skipped.
+    var line = UnsafeRawPointer(bitPattern: UInt(bitPattern: first) & ~63) ?? first
+    while line <= last {
+      nwp_prefetch(line)
+      line += 64
+    }
+  }
+
   /// Lends the whole series of `metric` at `cell` (one word per step, little-endian).
   @inlinable
   public func withSeries<R>(

@@ -38,6 +38,7 @@ public struct Forecaster: Sendable {
   ) throws(ForecastError) -> HourlySeries {
     let reader = try reader(request, instants: instants)
     let (provenance, sourceOfHour) = reader.provenance()
+    reader.prefetch(metrics)
     let values = metrics.map { metric in
       // Found once per metric: looking the unit up for every value (a string comparison of
       // the metric's unit each time) was a third of a day series' cost.
@@ -122,6 +123,7 @@ public struct Forecaster: Sendable {
     let stored = metrics.filter { $0 != .windDir }
     let wantsWind = metrics.contains(.windDir)
     let wantsMedian = stored.map(medians.contains)
+    reader.prefetch(wantsWind ? stored + [.windU, .windV] : stored)
     var columns = [Double](repeating: .nan, count: instants.count * (stored.count + (wantsWind ? 2 : 0)))
     return columns.withUnsafeMutableBufferPointer { buffer in
       func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {

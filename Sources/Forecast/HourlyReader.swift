@@ -74,6 +74,20 @@ struct HourlyReader {
     return (used.map { Provenance(sources.sources[$0]) }, ofInstant)
   }
 
+  /// Starts fetching what reading `metrics` will touch, so that the cache misses of a cold
+  /// point overlap rather than follow one another: a 7-day summary reads a dozen series
+  /// far apart in each cube.
+  func prefetch(_ metrics: [Metric]) {
+    for segment in segments {
+      guard let index = segment.source, let first = segment.firstStep else { continue }
+      let source = sources.sources[index]
+      let steps = first..<(first + segment.instants.count)
+      for metric in metrics {
+        source.cube.prefetchSeries(source.cube.metric(metric), at: source.location, steps: steps)
+      }
+    }
+  }
+
   /// `metric` at every instant into `output` (NaN where missing or not covered).
   func read(_ metric: Metric, into output: UnsafeMutableBufferPointer<Double>) {
     for segment in segments {

@@ -72,6 +72,34 @@ extension Cube {
     }
   }
 
+  /// Starts fetching the words `series(metric, at: location, steps: range, into:)` will
+  /// read, without waiting for them. A point's series of different metrics lie far apart
+  /// in the file, each a cache miss on a cold point; a caller reading several issues them
+  /// all first, so that the misses overlap.
+  @inlinable
+  public func prefetchSeries(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= steps)
+    let slots: (Int, Int?)
+    switch metric.source {
+    case .stored(let slot): slots = (slot, nil)
+    case .windSpeed(let u, let v), .windDirection(let u, let v): slots = (u, v)
+    case .absent: return
+    }
+    @inline(__always) func fetch(_ cell: Int) {
+      file.prefetch(metric: slots.0, cell: cell, steps: range)
+      if let second = slots.1 { file.prefetch(metric: second, cell: cell, steps: range) }
+    }
+    if location.method == .nearest {
+      fetch(location.cell)
+    } else {
+      let (southWest, east, north) = (location.southWest, location.eastStep, location.northStep)
+      fetch(southWest)
+      fetch(southWest + east)
+      fetch(southWest + north)
+      fetch(southWest + north + east)
+    }
+  }
+
   /// `metric`'s values at the given steps, nil where missing.
   public func series(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) -> [Double?] {
     var buffer = [Double](repeating: .nan, count: range.count)
