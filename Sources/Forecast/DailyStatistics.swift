@@ -43,61 +43,85 @@ public struct DailyStatistics: Sendable, Hashable {
   /// With `median` false the median is left nil and the values are not sorted, which is
   /// most of the cost: for a caller that shows only extremes or totals.
   public init(hourly values: UnsafeBufferPointer<Double>, median wantsMedian: Bool = true) {
-    hours = values.count
-    // Sorting a temporary copy gives the median; for a day of hours it lives on the stack,
-    // so a summary allocates nothing.
-    (known, median, minimum, maximum, sum) = withUnsafeTemporaryAllocation(
-      of: Double.self, capacity: values.count
-    ) { scratch in
-      var known = 0
-      var total = 0.0
-      var minimum = Double.infinity
-      var maximum = -Double.infinity
-      for value in values where !value.isNaN {
-        scratch[known] = value
-        known += 1
-        total += value
-        minimum = Swift.min(minimum, value)
-        maximum = Swift.max(maximum, value)
+    self = withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 1) { day in
+      day.initializeElement(at: 0, to: 0..<values.count)
+      return withUnsafeTemporaryAllocation(of: DailyStatistics.self, capacity: 1) { output in
+        Self.summarize(days: UnsafeBufferPointer(day), of: values, medians: wantsMedian, into: output)
+        return output.moveElement(from: 0)
       }
-      guard known > 0 else { return (0, nil, nil, nil, nil) }
-      let sum = known == values.count ? total : nil
-      guard wantsMedian else { return (known, nil, minimum, maximum, sum) }
-      let sorted = UnsafeMutableBufferPointer(rebasing: scratch[0..<known])
-      Self.sortLowerHalf(sorted)
-      let middle = known / 2
-      let median = known % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-      return (known, median, minimum, maximum, sum)
     }
   }
 
-  /// Puts the smallest ⌊n/2⌋ + 1 values of `values` in order at its start, which is all a
-  /// median needs: insertion sort into that prefix, skipping with one comparison every
-  /// value above it (about half of a day, in long runs for a smooth quantity). Sorting the
-  /// whole day was most of a 7-day summary's cost (`nwpcube bench --kinds daily7`).
-  /// Longer inputs are sorted whole.
-  static func sortLowerHalf(_ values: UnsafeMutableBufferPointer<Double>) {
-    let count = values.count
-    guard count > 1 else { return }
-    guard count <= 48 else {
-      var values = values
-      values.sort()
+  private init(hours: Int, known: Int, median: Double?, minimum: Double, maximum: Double, sum: Double) {
+    self.hours = hours
+    self.known = known
+    guard known > 0 else {
+      (self.median, self.minimum, self.maximum, self.sum) = (nil, nil, nil, nil)
       return
     }
-    let kept = count / 2 + 1
-    for index in 1..<count {
-      let value = values[index]
-      var slot = Swift.min(index, kept)
-      // Past the prefix, a value no smaller than its largest cannot be among the smallest.
-      if slot == kept {
-        guard value < values[kept - 1] else { continue }
-        slot = kept - 1
+    self.median = median
+    self.minimum = minimum
+    self.maximum = maximum
+    self.sum = known == hours ? sum : nil
+  }
+
+  /// The statistics of each of `days`, ranges of `values` (NaN where missing), into
+  /// `output`, with medians only when `medians` is true.
+  ///
+  /// Eight days at a time are the lanes of SIMD rows, row h holding hour h of each, so
+  /// that one pass of vector arithmetic down the rows gives every day's count, total and
+  /// extremes, and one sorting network its median (see `MedianNetwork`). Each lane adds
+  /// its day's hours in order, so totals are exactly those of a loop over the day.
+  static func summarize(
+    days: UnsafeBufferPointer<Range<Int>>, of values: UnsafeBufferPointer<Double>, medians wantsMedians: Bool,
+    into output: UnsafeMutableBufferPointer<DailyStatistics>
+  ) {
+    typealias Row = MedianNetwork.Row
+    let lanes = Row.scalarCount
+    precondition(output.count >= days.count)
+    var first = 0
+    while first < days.count {
+      let batch = first..<min(first + lanes, days.count)
+      first = batch.upperBound
+      var longest = 0
+      for day in batch { longest = max(longest, days[day].count) }
+      withUnsafeTemporaryAllocation(of: Row.self, capacity: max(longest, 1)) { rows in
+        let rows = UnsafeMutableBufferPointer(rebasing: rows[0..<longest])
+        // Hours past a day's end are NaN, missing like a missing hour.
+        rows.initialize(repeating: Row(repeating: .nan))
+        rows.withMemoryRebound(to: Double.self) { cells in
+          for (lane, day) in batch.enumerated() {
+            for (hour, index) in days[day].enumerated() { cells[hour &* lanes &+ lane] = values[index] }
+          }
+        }
+        var known = Row(repeating: 0)
+        var sum = Row(repeating: 0)
+        var minimum = Row(repeating: .infinity)
+        var maximum = Row(repeating: -.infinity)
+        for hour in rows.indices {
+          let row = rows[hour]
+          let isKnown = row .== row
+          known = known.replacing(with: known + 1, where: isKnown)
+          sum = sum.replacing(with: sum + row, where: isKnown)
+          // NaN compares false, so a missing hour changes neither extreme.
+          minimum = minimum.replacing(with: row, where: row .< minimum)
+          maximum = maximum.replacing(with: row, where: row .> maximum)
+          rows[hour] = row.replacing(with: .infinity, where: .!isKnown)
+        }
+        if wantsMedians { MedianNetwork.sortLowerHalf(rows) }
+        for (lane, day) in batch.enumerated() {
+          let count = Int(known[lane])
+          let middle = count / 2
+          let median =
+            !wantsMedians || count == 0
+            ? nil : count % 2 == 1 ? rows[middle][lane] : (rows[middle - 1][lane] + rows[middle][lane]) / 2
+          output.initializeElement(
+            at: day,
+            to: DailyStatistics(
+              hours: days[day].count, known: count, median: median, minimum: minimum[lane], maximum: maximum[lane],
+              sum: sum[lane]))
+        }
       }
-      while slot > 0, values[slot - 1] > value {
-        values[slot] = values[slot - 1]
-        slot -= 1
-      }
-      values[slot] = value
     }
   }
 }

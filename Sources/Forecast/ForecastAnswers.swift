@@ -50,10 +50,10 @@ public struct DailySummary: Sendable {
   /// The point, for `sun`.
   public let latitude: Double
   public let longitude: Double
-  /// The metrics summarised (wind direction is in `wind`).
-  public let metrics: [Metric]
-  /// Per metric, in `units`: median, minimum, maximum and total of the hourly values.
-  public let statistics: [DailyStatistics]
+  /// Every day's statistics of the forecast this summary belongs to, and this day's place
+  /// in it.
+  let table: DailyStatisticsTable
+  let dayIndex: Int
   /// The day's wind from its hourly components, speeds in m/s (convert with `units`);
   /// nil unless wind direction was asked for.
   public let wind: DailyWind?
@@ -61,9 +61,29 @@ public struct DailySummary: Sendable {
   public let provenance: [Provenance]
   public let units: UnitSystem
 
+  init(
+    day: LocalDay, latitude: Double, longitude: Double, statistics: DailyStatisticsTable, dayIndex: Int,
+    wind: DailyWind?, provenance: [Provenance], units: UnitSystem
+  ) {
+    self.day = day
+    self.latitude = latitude
+    self.longitude = longitude
+    self.table = statistics
+    self.dayIndex = dayIndex
+    self.wind = wind
+    self.provenance = provenance
+    self.units = units
+  }
+
+  /// The metrics summarised (wind direction is in `wind`).
+  public var metrics: [Metric] { table.metrics }
+
+  /// Per metric, in `units`: median, minimum, maximum and total of the hourly values.
+  public var statistics: [DailyStatistics] { table.metrics.indices.map { table[metric: $0, day: dayIndex] } }
+
   /// The statistics of `metric`, or nil when it was not asked for.
   public func statistics(of metric: Metric) -> DailyStatistics? {
-    metrics.firstIndex(of: metric).map { statistics[$0] }
+    table.metrics.firstIndex(of: metric).map { table[metric: $0, day: dayIndex] }
   }
 
   /// Sunrise and sunset at the point within the local day, computed on each call (about a
@@ -76,4 +96,22 @@ public struct DailySummary: Sendable {
   public var meanWindSpeed: Double? {
     wind?.meanSpeed.map { units.convert($0, of: .windVel) }
   }
+}
+
+/// The statistics of every metric on every day of one daily forecast, in one array that
+/// the forecast's summaries share: a summary per day does not mean an allocation per day.
+/// A class, so that a summary holds it with one reference.
+final class DailyStatisticsTable: Sendable {
+  let metrics: [Metric]
+  let days: Int
+  /// Metric-major: metric m on day d is at m · days + d.
+  let statistics: [DailyStatistics]
+
+  init(metrics: [Metric], days: Int, statistics: [DailyStatistics]) {
+    self.metrics = metrics
+    self.days = days
+    self.statistics = statistics
+  }
+
+  subscript(metric metric: Int, day day: Int) -> DailyStatistics { statistics[metric * days + day] }
 }

@@ -38,12 +38,13 @@ public struct Forecaster: Sendable {
   ) throws(ForecastError) -> HourlySeries {
     let reader = try reader(request, instants: instants)
     let (provenance, sourceOfHour) = reader.provenance()
-    reader.prefetch(metrics)
-    let values = metrics.map { metric in
-      // Found once per metric: looking the unit up for every value (a string comparison of
-      // the metric's unit each time) was a third of a day series' cost.
+    var columns = [Double](repeating: .nan, count: metrics.count * instants.count)
+    columns.withUnsafeMutableBufferPointer { reader.read(metrics, into: $0) }
+    let values = metrics.enumerated().map { index, metric in
+      // Found once per metric: looking the unit up for every value was a third of a day
+      // series' cost.
       let convert = request.units.conversion(of: metric)
-      return reader.read(metric).map { $0.map { convert($0) } }
+      return columns[(index * instants.count)..<((index + 1) * instants.count)].map { $0.isNaN ? nil : convert($0) }
     }
     let offsets = utcOffsets ?? instants.map(request.timeZone.utcOffset(at:))
     return HourlySeries(
@@ -104,62 +105,7 @@ public struct Forecaster: Sendable {
   )
     throws(ForecastError) -> [DailySummary]
   {
-    try daily(request, metrics: metrics, medians: Set(metrics), from: start, days: days)
-  }
-
-  /// `daily`, computing medians only for `medians` (the others' are nil).
-  func daily(
-    _ request: ForecastRequest, metrics: [Metric], medians: Set<Metric>, from start: LocalDate, days: Int
-  ) throws(ForecastError) -> [DailySummary] {
-    guard Self.dayLimit.contains(days) else {
-      throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
-    }
-    let localDays = request.timeZone.days(from: start, count: days)
-    let instants = localDays.flatMap { $0.hours.map(\.instant) }
-    let reader = try reader(request, instants: instants)
-    let (provenance, sourceOfHour) = reader.provenance()
-    // A day's wind direction is that of its mean vector, from the hourly components; every
-    // other metric (wind speed included) gets statistics of its hourly values.
-    let stored = metrics.filter { $0 != .windDir }
-    let wantsWind = metrics.contains(.windDir)
-    let wantsMedian = stored.map(medians.contains)
-    reader.prefetch(wantsWind ? stored + [.windU, .windV] : stored)
-    var columns = [Double](repeating: .nan, count: instants.count * (stored.count + (wantsWind ? 2 : 0)))
-    return columns.withUnsafeMutableBufferPointer { buffer in
-      func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {
-        UnsafeMutableBufferPointer(rebasing: buffer[(index * instants.count)..<((index + 1) * instants.count)])
-      }
-      for (index, metric) in stored.enumerated() {
-        let values = column(index)
-        reader.read(metric, into: values)
-        let convert = request.units.conversion(of: metric)
-        if convert != .identity {
-          for hour in values.indices { values[hour] = convert(values[hour]) }  // NaN stays NaN
-        }
-      }
-      if wantsWind {
-        reader.read(.windU, into: column(stored.count))
-        reader.read(.windV, into: column(stored.count + 1))
-      }
-      var first = 0
-      return localDays.map { day in
-        let hours = first..<(first + day.hours.count)
-        first += day.hours.count
-        let statistics = stored.indices.map { index in
-          DailyStatistics(hourly: UnsafeBufferPointer(rebasing: column(index)[hours]), median: wantsMedian[index])
-        }
-        let wind =
-          wantsWind
-          ? DailyWind(
-            u: UnsafeBufferPointer(rebasing: column(stored.count)[hours]),
-            v: UnsafeBufferPointer(rebasing: column(stored.count + 1)[hours])) : nil
-        var used: [Int] = []
-        for hour in hours { if let source = sourceOfHour[hour], !used.contains(source) { used.append(source) } }
-        return DailySummary(
-          day: day, latitude: request.latitude, longitude: request.longitude, metrics: stored,
-          statistics: statistics, wind: wind, provenance: used.sorted().map { provenance[$0] }, units: request.units)
-      }
-    }
+    try daily(request, metrics: metrics, medians: MetricSet(metrics), from: start, days: days)
   }
 
   /// Daily summaries with what `variables` need (medians only where asked for).
@@ -169,14 +115,89 @@ public struct Forecaster: Sendable {
     throws(ForecastError) -> [DailySummary]
   {
     var metrics: [Metric] = []
-    for metric in variables.compactMap(\.metric) where !metrics.contains(metric) { metrics.append(metric) }
-    // Sorting a day for its median is most of a summary's cost; only medians asked for.
-    let medians = Set(
-      variables.compactMap { variable -> Metric? in
-        if case .statistic(let metric, .median) = variable { return metric }
-        return nil
-      })
+    metrics.reserveCapacity(variables.count)
+    // The median is the one statistic that needs sorting, most of a summary's cost; only
+    // the medians asked for are computed.
+    var medians = MetricSet()
+    for variable in variables {
+      guard let metric = variable.metric else { continue }
+      if !metrics.contains(metric) { metrics.append(metric) }
+      if case .statistic(_, .median) = variable { medians.insert(metric) }
+    }
     return try daily(request, metrics: metrics, medians: medians, from: start, days: days)
+  }
+
+  /// `daily`, computing medians only for `medians` (the others' are nil).
+  ///
+  /// This is the path of `nwpcube bench --kinds daily7`, so it avoids per-day work that is
+  /// not arithmetic: one buffer holds every metric's hourly values, one table every day's
+  /// statistics (the summaries share it), medians are computed for all days at once (see
+  /// `DayMedians`), and days answered by the same runs share one provenance list.
+  func daily(
+    _ request: ForecastRequest, metrics: [Metric], medians: MetricSet, from start: LocalDate, days: Int
+  ) throws(ForecastError) -> [DailySummary] {
+    guard Self.dayLimit.contains(days) else {
+      throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
+    }
+    let localDays = request.timeZone.days(from: start, count: days)
+    // Every hour of the days, in order, and where each day's hours lie among them.
+    var instants: [Int64] = []
+    var dayHours: [Range<Int>] = []
+    instants.reserveCapacity(days * 25)
+    dayHours.reserveCapacity(days)
+    for day in localDays {
+      dayHours.append(instants.count..<(instants.count + day.hours.count))
+      for hour in day.hours { instants.append(hour.instant) }
+    }
+    let reader = try reader(request, instants: instants)
+
+    // A day's wind direction is that of its mean vector, from the hourly components; every
+    // other metric (wind speed included) gets statistics of its hourly values.
+    var columns = metrics.filter { $0 != .windDir }
+    let summarized = columns.count
+    let wantsWind = columns.count < metrics.count
+    if wantsWind {
+      columns.append(.windU)
+      columns.append(.windV)
+    }
+    let hours = instants.count
+    var values = [Double](repeating: .nan, count: hours * columns.count)
+    return values.withUnsafeMutableBufferPointer { values in
+      func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {
+        UnsafeMutableBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])
+      }
+      reader.read(columns, into: values)
+      for (index, metric) in columns[0..<summarized].enumerated() {
+        let convert = request.units.conversion(of: metric)
+        if convert != .identity {
+          for hour in 0..<hours { column(index)[hour] = convert(column(index)[hour]) }  // NaN stays NaN
+        }
+      }
+      // Metric-major: the statistics of metric m on day d are at m · days + d.
+      let table = [DailyStatistics](unsafeUninitializedCapacity: summarized * days) { table, count in
+        dayHours.withUnsafeBufferPointer { dayHours in
+          for index in 0..<summarized {
+            DailyStatistics.summarize(
+              days: dayHours, of: UnsafeBufferPointer(column(index)), medians: medians.contains(columns[index]),
+              into: UnsafeMutableBufferPointer(rebasing: table[(index * days)..<((index + 1) * days)]))
+          }
+        }
+        count = summarized * days
+      }
+      let statistics = DailyStatisticsTable(metrics: Array(columns[0..<summarized]), days: days, statistics: table)
+      let provenance = reader.provenanceByDay(dayHours)
+      return localDays.indices.map { index in
+        let hours = dayHours[index]
+        let wind =
+          wantsWind
+          ? DailyWind(
+            u: UnsafeBufferPointer(rebasing: column(summarized)[hours]),
+            v: UnsafeBufferPointer(rebasing: column(summarized + 1)[hours])) : nil
+        return DailySummary(
+          day: localDays[index], latitude: request.latitude, longitude: request.longitude, statistics: statistics,
+          dayIndex: index, wind: wind, provenance: provenance[index], units: request.units)
+      }
+    }
   }
 
   /// Runs `body` for each request, collecting each answer or error: one failing point does

@@ -57,64 +57,105 @@ struct HourlyReader {
   /// Whether any instant is covered.
   var coversAny: Bool { segments.contains { $0.source != nil } }
 
+  /// The sources used, in order of first use, and for each segment its source's position
+  /// among them (nil where no source covers it).
+  private func sourcesUsed() -> (used: [Int], ofSegment: [Int?]) {
+    var used: [Int] = []
+    let ofSegment = segments.map { segment -> Int? in
+      guard let source = segment.source else { return nil }
+      if let position = used.firstIndex(of: source) { return position }
+      used.append(source)
+      return used.count - 1
+    }
+    return (used, ofSegment)
+  }
+
   /// The sources used, in order of first use, and for each instant its index among them.
   func provenance() -> (sources: [Provenance], ofInstant: [Int?]) {
-    var used: [Int] = []
+    let (used, ofSegment) = sourcesUsed()
     var ofInstant = [Int?](repeating: nil, count: instants.count)
-    for segment in segments {
-      guard let source = segment.source else { continue }
-      let position =
-        used.firstIndex(of: source)
-        ?? {
-          used.append(source)
-          return used.count - 1
-        }()
+    for (segment, position) in zip(segments, ofSegment) {
       for index in segment.instants { ofInstant[index] = position }
     }
     return (used.map { Provenance(sources.sources[$0]) }, ofInstant)
   }
 
-  /// Starts fetching what reading `metrics` will touch, so that the cache misses of a cold
-  /// point overlap rather than follow one another: a 7-day summary reads a dozen series
-  /// far apart in each cube.
-  func prefetch(_ metrics: [Metric]) {
-    for segment in segments {
-      guard let index = segment.source, let first = segment.firstStep else { continue }
-      let source = sources.sources[index]
-      let steps = first..<(first + segment.instants.count)
-      for metric in metrics {
-        source.cube.prefetchSeries(source.cube.metric(metric), at: source.location, steps: steps)
+  /// For each of `days` (consecutive ranges of instants, in order), the sources its
+  /// instants came from, in the order of `provenance()`. Days answered by the same sources,
+  /// nearly all of them, share one list rather than each allocating its own.
+  func provenanceByDay(_ days: [Range<Int>]) -> [[Provenance]] {
+    let (used, ofSegment) = sourcesUsed()
+    let sources = used.map { Provenance(self.sources.sources[$0]) }
+    // Keyed by a bit per source position; past 64 sources (64 cubes holding the point)
+    // days are listed one by one instead.
+    let keyed = sources.count <= UInt64.bitWidth
+    // Parallel arrays rather than an array of pairs, so that a lookup copies no list.
+    var keys: [UInt64] = []
+    var lists: [[Provenance]] = []
+    var first = 0
+    return days.map { day in
+      // The segments overlapping the day: segments and days both run forward in time.
+      while first < segments.count, segments[first].instants.upperBound <= day.lowerBound { first += 1 }
+      var key: UInt64 = 0
+      var positions: [Int] = []
+      var index = first
+      while index < segments.count, segments[index].instants.lowerBound < day.upperBound {
+        if let position = ofSegment[index] {
+          if keyed {
+            key |= 1 << UInt64(position)
+          } else if !positions.contains(position) {
+            positions.append(position)
+          }
+        }
+        index += 1
       }
+      guard keyed else { return positions.sorted().map { sources[$0] } }
+      if let shared = keys.firstIndex(of: key) { return lists[shared] }
+      let list = sources.indices.filter { key & (1 << UInt64($0)) != 0 }.map { sources[$0] }
+      keys.append(key)
+      lists.append(list)
+      return list
     }
   }
 
-  /// `metric` at every instant into `output` (NaN where missing or not covered).
-  func read(_ metric: Metric, into output: UnsafeMutableBufferPointer<Double>) {
+  /// Each of `metrics` at every instant into `columns`, one after another (metric m at
+  /// instant i is `columns[m · instants.count + i]`), NaN where missing or not covered.
+  ///
+  /// The point's series of different metrics lie far apart in each cube, each a cache
+  /// miss on a cold point; all are requested before any is read, so that the misses
+  /// overlap rather than follow one another.
+  func read(_ metrics: [Metric], into columns: UnsafeMutableBufferPointer<Double>) {
+    precondition(columns.count >= metrics.count * instants.count)
+    // The cube and location are taken out of the source once per segment: copying the
+    // source for each metric cost a reference-count round trip each time.
+    for segment in segments {
+      guard let index = segment.source, let first = segment.firstStep else { continue }
+      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      let steps = first..<(first + segment.instants.count)
+      for metric in metrics { cube.prefetchSeries(cube.metric(metric), at: location, steps: steps) }
+    }
     for segment in segments {
       let range = segment.instants
+      func output(_ column: Int) -> UnsafeMutableBufferPointer<Double> {
+        let start = column * instants.count
+        return UnsafeMutableBufferPointer(rebasing: columns[(start + range.lowerBound)..<(start + range.upperBound)])
+      }
       guard let index = segment.source else {
-        for instant in range { output[instant] = .nan }
+        for column in metrics.indices { output(column).update(repeating: .nan) }
         continue
       }
-      let source = sources.sources[index]
-      let resolved = source.cube.metric(metric)
-      if let first = segment.firstStep {
-        source.cube.series(
-          resolved, at: source.location, steps: first..<(first + range.count),
-          into: UnsafeMutableBufferPointer(rebasing: output[range]))
-      } else {
-        for instant in range {
-          let value = try? source.cube.value(resolved, at: source.location, time: instants[instant])
-          output[instant] = value.flatMap { $0 } ?? .nan
+      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      for (column, metric) in metrics.enumerated() {
+        let resolved = cube.metric(metric)
+        if let first = segment.firstStep {
+          cube.series(resolved, at: location, steps: first..<(first + range.count), into: output(column))
+        } else {
+          for (offset, instant) in range.enumerated() {
+            let value = try? cube.value(resolved, at: location, time: instants[instant])
+            output(column)[offset] = value.flatMap { $0 } ?? .nan
+          }
         }
       }
     }
-  }
-
-  /// `metric` at every instant, nil where missing.
-  func read(_ metric: Metric) -> [Double?] {
-    var buffer = [Double](repeating: .nan, count: instants.count)
-    buffer.withUnsafeMutableBufferPointer { read(metric, into: $0) }
-    return buffer.map { $0.isNaN ? nil : $0 }
   }
 }

@@ -12,6 +12,9 @@ public struct LocalTimeZone: Sendable, Hashable {
   /// when the client's case differed).
   public let identifier: String
   private let calendar: Calendar
+  /// The offset of a zone that has never changed it (UTC, the default, and Etc/GMT±N):
+  /// its days are then arithmetic, with no call into the calendar.
+  private let fixedOffset: Int?
 
   /// Coordinated Universal Time, the default zone of every forecast.
   public static let utc = LocalTimeZone(identifier: "UTC", zone: TimeZone(secondsFromGMT: 0) ?? .gmt)
@@ -37,11 +40,12 @@ public struct LocalTimeZone: Sendable, Hashable {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     self.calendar = calendar
+    fixedOffset = zone.nextDaylightSavingTimeTransition(after: .distantPast) == nil ? zone.secondsFromGMT() : nil
   }
 
   /// The zone's offset from UTC at `instant` (Unix seconds), in seconds east of Greenwich.
   public func utcOffset(at instant: Int64) -> Int {
-    calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
+    fixedOffset ?? calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
   }
 
   /// The local date at `instant` (Unix seconds).
@@ -66,6 +70,7 @@ public struct LocalTimeZone: Sendable, Hashable {
   /// The first instant (Unix seconds) of `date` in this zone: local midnight, or the
   /// first instant after a gap that skips midnight.
   public func start(of date: LocalDate) -> Int64 {
+    if let fixedOffset { return Int64(date.daysSinceEpoch) * 86_400 - Int64(fixedOffset) }
     let (year, month, day) = date.fields
     // Calendar resolves a skipped midnight to the end of the gap and a repeated one to
     // its first occurrence: the day's first instant in both cases.
@@ -78,7 +83,7 @@ public struct LocalTimeZone: Sendable, Hashable {
 
   /// `date` as the instants of its hours.
   public func day(_ date: LocalDate) -> LocalDay {
-    var offsets = OffsetCursor(calendar.timeZone)
+    var offsets = OffsetCursor(calendar.timeZone, fixedOffset: fixedOffset)
     return day(date, start: start(of: date), offsets: &offsets)
   }
 
@@ -87,7 +92,7 @@ public struct LocalTimeZone: Sendable, Hashable {
   public func days(from first: LocalDate, count: Int) -> [LocalDay] {
     var days: [LocalDay] = []
     days.reserveCapacity(max(count, 0))
-    var offsets = OffsetCursor(calendar.timeZone)
+    var offsets = OffsetCursor(calendar.timeZone, fixedOffset: fixedOffset)
     var dayStart = start(of: first)
     for index in 0..<max(count, 0) {
       let day = day(first.adding(days: index), start: dayStart, offsets: &offsets)
@@ -133,7 +138,10 @@ private struct OffsetCursor {
   private var offset = 0
   private var end = Int64.min
 
-  init(_ zone: TimeZone) { self.zone = zone }
+  init(_ zone: TimeZone, fixedOffset: Int?) {
+    self.zone = zone
+    if let fixedOffset { (start, offset, end) = (.min, fixedOffset, .max) }
+  }
 
   /// The offset at `instant` and the next transition after it (`Int64.max` if none).
   mutating func stretch(at instant: Int64) -> (offset: Int, end: Int64) {

@@ -100,13 +100,13 @@ public struct UnitSystem: Sendable, Hashable {
 
   /// The chosen unit for the quantity a metric's canonical unit belongs to.
   private func unit(of metric: Metric) -> (any MeasurementUnit)? {
-    switch metric.unit {
-    case "°C": temperature
-    case "m/s": windSpeed
-    case "mm": precipitation
-    case "hPa": pressure
-    case "km": visibility
-    default: nil
+    switch metric.quantity {
+    case .temperature: temperature
+    case .windSpeed: windSpeed
+    case .precipitation: precipitation
+    case .pressure: pressure
+    case .visibility: visibility
+    case nil: nil
     }
   }
 }

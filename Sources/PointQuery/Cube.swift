@@ -44,11 +44,9 @@ public final class Cube: Sendable {
   @usableFromInline let scales: [Double]
   @usableFromInline let offsets: [Double]
   @usableFromInline let hourlyAmount: [Bool]
-  /// Every catalogue metric resolved against this cube, in `Metric.queryable` order, so
-  /// that resolving a metric on a query path is a short scan of names, not a hash.
+  /// Every catalogue metric resolved against this cube, indexed by `Metric.index`, so that
+  /// resolving one is an array load.
   private let resolved: [QueryMetric]
-  /// Their names: short strings held inline, so comparing them touches no reference counts.
-  private let resolvedNames: [String]
 
   /// Opens and verifies the cube at `path` and builds its locator.
   public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
@@ -92,7 +90,6 @@ public final class Cube: Sendable {
     hourlyAmount = header.metrics.map { $0.temporal == Metric.Temporal.hourlyAmount.rawValue }
     let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
-    resolvedNames = Metric.queryable.map(\.name)
   }
 
   /// The header: shape, time axis, identity, metrics.
@@ -125,9 +122,7 @@ public final class Cube: Sendable {
   /// Resolves a catalogue metric against this cube; one this cube does not hold resolves to
   /// an unavailable metric whose values are nil.
   public func metric(_ metric: Metric) -> QueryMetric {
-    let name = metric.name
-    for (index, known) in resolvedNames.enumerated() where known == name { return resolved[index] }
-    return QueryMetric(metric: metric, source: .absent)
+    resolved[metric.index]
   }
 
   private static func resolve(_ metric: Metric, slots: [String: Int]) -> QueryMetric {

@@ -25,7 +25,7 @@ public struct QueryMetric: Sendable, Equatable {
   }
 
   init(metric: Metric, source: Source) {
-    self.catalogueIndex = Metric.queryable.firstIndex(of: metric) ?? 0
+    self.catalogueIndex = metric.index
     self.source = source
   }
 

@@ -136,6 +136,25 @@ private func date(_ text: String) throws -> LocalDate {
     #expect(autumn.hours.suffix(2).map(\.timestamp) == ["2026-04-04T23:00-03:00", "2026-04-04T23:00-04:00"])
   }
 
+  /// Zones that never change their offset take an arithmetic path; Foundation's calendar
+  /// is the oracle for where their days begin, and every hour is a whole local hour.
+  @Test func fixedOffsetZonesAgreeWithTheCalendar() throws {
+    for identifier in ["UTC", "Etc/GMT+5", "Etc/GMT-14", "Etc/GMT-9"] {
+      let local = try zone(identifier)
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = try #require(TimeZone(identifier: identifier))
+      for text in ["1969-12-31", "2026-03-29", "2026-10-25", "2026-12-31"] {
+        let day = local.day(try date(text))
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        let midnight = try #require(calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])))
+        #expect(day.start == Int64(midnight.timeIntervalSince1970), "\(identifier) \(text)")
+        #expect(day.hours.count == 24 && day.duration == 86_400, "\(identifier) \(text)")
+        #expect(day.hours.allSatisfy { $0.utcOffset == calendar.timeZone.secondsFromGMT() }, "\(identifier)")
+      }
+      #expect(local.utcOffset(at: utc(2026, 7, 1)) == calendar.timeZone.secondsFromGMT(), "\(identifier)")
+    }
+  }
+
   @Test func consecutiveDaysTileTime() throws {
     let lisbon = try zone("Europe/Lisbon")
     let days = lisbon.days(from: try date("2026-03-27"), count: 5)
