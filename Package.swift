@@ -39,9 +39,11 @@ let package = Package(
     .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "CPrefetch"),
+    .target(name: "CFileSystemType"),
     .target(name: "GridGeometry"),
     .target(name: "CubeFormat", dependencies: ["CPrefetch"]),
-    .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(
+      name: "PointQuery", dependencies: ["CFileSystemType", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
     .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime"]),

@@ -5,23 +5,36 @@ import Synchronization
 /// A live store directory (`STORE/<model>/<domain>/<run>.cube`): the catalog of its runs,
 /// kept current without a restart.
 ///
-/// Every access to `catalog` first compares the store's directories with what the last scan
-/// saw (one `stat` per directory, no listing), and rescans only when they changed. A cube
-/// is published by renaming a complete file into place, so a scan sees either the whole
-/// cube or none of it; an already open cube stays mapped for as long as any snapshot holds
-/// it, so pruning it from disk never tears a read in progress.
+/// Every access to `catalog` first asks whether the store changed since the last scan, and
+/// rescans only when it did. On Linux the scan watched the store's directories (inotify), so
+/// asking is one system call however many directories there are, plus one `stat` when the
+/// store's path passes through a symbolic link. Where notification is unavailable or could
+/// miss a change (other systems, network file systems, symbolic links inside the store,
+/// inotify's limits reached) the access compares each directory's `stat` with the scan's
+/// instead; see `StoreWatch`. A cube is published by renaming a complete file into place, so
+/// a scan sees either the whole cube or none of it; an already open cube stays mapped for as
+/// long as any snapshot holds it, so pruning it from disk never tears a read in progress.
 public final class ForecastStore: Sendable {
   /// The store's root directory.
   public let path: String
   private let verifyChecksums: Bool
+  private let preferredChangeDetection: ChangeDetection
   private let state: Mutex<StoreScan>
 
   /// Scans and opens the store. A cube that fails verification is an error naming it; an
   /// empty store is an error.
-  public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
+  public convenience init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
+    try self.init(path: path, verifyChecksums: verifyChecksums, changeDetection: .notification)
+  }
+
+  /// A store that notices changes by `changeDetection` where it can, and by stamps where it
+  /// cannot.
+  init(path: String, verifyChecksums: Bool, changeDetection: ChangeDetection) throws(QueryError) {
     self.path = path
     self.verifyChecksums = verifyChecksums
-    let scan = try StoreScan(store: path, previous: nil, verifyChecksums: verifyChecksums, strict: true)
+    preferredChangeDetection = changeDetection
+    let scan = try StoreScan(
+      store: path, previous: nil, verifyChecksums: verifyChecksums, strict: true, changeDetection: changeDetection)
     guard !scan.catalog.cubes.isEmpty else { throw .emptyStore(path) }
     state = Mutex(scan)
   }
@@ -32,7 +45,10 @@ public final class ForecastStore: Sendable {
   public var catalog: RunCatalog {
     let last = state.withLock { $0 }
     guard last.isStale() else { return last.catalog }
-    guard let fresh = try? StoreScan(store: path, previous: last, verifyChecksums: verifyChecksums, strict: false)
+    guard
+      let fresh = try? StoreScan(
+        store: path, previous: last, verifyChecksums: verifyChecksums, strict: false,
+        changeDetection: preferredChangeDetection)
     else { return last.catalog }
     return state.withLock { current in
       // Two readers may rescan at once; the later scan wins.
@@ -40,6 +56,12 @@ public final class ForecastStore: Sendable {
       return current.catalog
     }
   }
+
+  /// How the current scan notices changes.
+  var changeDetection: ChangeDetection { state.withLock { $0.changeDetection } }
+
+  /// When the current scan began.
+  var scannedAt: Double { state.withLock { $0.scannedAt } }
 
   /// Every cube of the current catalog, in answering order.
   public var cubes: [Cube] { catalog.cubes }
@@ -53,27 +75,50 @@ public final class ForecastStore: Sendable {
   }
 }
 
-/// One scan of a store: the catalog, and what its directories looked like when it was made.
+/// How a scan notices that the store changed after it.
+enum ChangeDetection: Sendable, CaseIterable {
+  /// The scan watches the store's directories (`StoreWatch`); a scan that cannot falls back
+  /// to `stamps`.
+  case notification
+  /// The scan keeps each directory's `stat`, and every check compares them again.
+  case stamps
+}
+
+/// One scan of a store: the catalog, and how to tell that the store changed after it.
 struct StoreScan: Sendable {
   let catalog: RunCatalog
-  /// The root, model and domain directories and their stamps at scan time.
-  let directories: [String]
-  let stamps: [FileIdentity?]
   /// Wall-clock seconds when the scan began.
   let scannedAt: Double
+  private let changes: Changes
+
+  private enum Changes: Sendable {
+    case watch(StoreWatch)
+    /// The root, model and domain directories and their stamps at scan time.
+    case stamps(directories: [String], stamps: [FileIdentity?])
+  }
 
   /// Directory timestamps are taken from a coarse clock (a few milliseconds, a second on
   /// some network file systems), so a change in the same tick as a scan can leave the
   /// stamp unchanged. Directories modified this recently are therefore rescanned anyway.
   static let timestampGranularity = 1.0
 
-  init(store: String, previous: StoreScan?, verifyChecksums: Bool, strict: Bool) throws(QueryError) {
+  init(
+    store: String, previous: StoreScan?, verifyChecksums: Bool, strict: Bool, changeDetection: ChangeDetection
+  ) throws(QueryError) {
     scannedAt = Date().timeIntervalSince1970
-    let listing = StoreListing(store: store)
-    // A change between listing and stamping is dated after `scannedAt`, so `isStale` still
-    // sees it.
-    directories = listing.directories
-    stamps = directories.map(FileIdentity.init(path:))
+    var watch = changeDetection == .notification ? StoreWatch(root: store) : nil
+    // Each directory is watched before it is listed, so that a change made meanwhile is
+    // either in the listing or queued.
+    let listing = StoreListing(store: store) { directory in
+      if watch?.add(directory) == false { watch = nil }
+    }
+    if let watch {
+      changes = .watch(watch)
+    } else {
+      // A change between listing and stamping is dated after `scannedAt`, so `isStale` still
+      // sees it.
+      changes = .stamps(directories: listing.directories, stamps: listing.directories.map(FileIdentity.init(path:)))
+    }
 
     let reusable = Dictionary(
       (previous?.catalog.cubes ?? []).map { ($0.file.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -96,12 +141,25 @@ struct StoreScan: Sendable {
     catalog = RunCatalog(store: store, cubes: cubes, problems: problems)
   }
 
+  /// How this scan notices changes.
+  var changeDetection: ChangeDetection {
+    switch changes {
+    case .watch: .notification
+    case .stamps: .stamps
+    }
+  }
+
   /// Whether the store may have changed since this scan.
   func isStale() -> Bool {
-    let now = directories.map(FileIdentity.init(path:))
-    guard now == stamps else { return true }
-    let newest = now.compactMap { $0?.modified }.max() ?? 0
-    return newest > scannedAt - Self.timestampGranularity
+    switch changes {
+    case .watch(let watch):
+      return watch.hasChanged()
+    case .stamps(let directories, let stamps):
+      let now = directories.map(FileIdentity.init(path:))
+      guard now == stamps else { return true }
+      let newest = now.compactMap { $0?.modified }.max() ?? 0
+      return newest > scannedAt - Self.timestampGranularity
+    }
   }
 }
 
@@ -112,15 +170,19 @@ struct StoreListing {
   /// The cube files of each `model/domain`, sorted by name (and so by run).
   let cubes: [(name: String, files: [String])]
 
-  init(store: String) {
+  /// Lists `store`, calling `willList` with each model and domain directory just before
+  /// listing it.
+  init(store: String, willList: (String) -> Void = { _ in }) {
     var directories = [store]
     var cubes: [(String, [String])] = []
     for model in Self.children(store) {
       let modelDirectory = "\(store)/\(model)"
       directories.append(modelDirectory)
+      willList(modelDirectory)
       for domain in Self.children(modelDirectory) {
         let domainDirectory = "\(modelDirectory)/\(domain)"
         directories.append(domainDirectory)
+        willList(domainDirectory)
         let files = Self.children(domainDirectory).filter { $0.hasSuffix(".cube") }
         cubes.append(("\(model)/\(domain)", files.map { "\(domainDirectory)/\($0)" }))
       }

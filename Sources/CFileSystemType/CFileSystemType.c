@@ -1,0 +1,2 @@
+// Header-only module; SwiftPM needs one source file per C target.
+#include "CFileSystemType.h"
