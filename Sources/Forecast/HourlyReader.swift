@@ -24,34 +24,50 @@ struct HourlyReader {
   init(sources: PointSources, instants: [Int64]) {
     self.sources = sources
     self.instants = instants
-    // The preferred source at a time: the first covering it.
-    let spans = sources.sources.map { ($0.cube.firstTime, $0.cube.lastStep) }
-    func covering(_ time: Int64) -> Int? {
-      for (index, span) in spans.enumerated() where time >= span.0 && time <= span.1 { return index }
-      return nil
+    self.segments = withUnsafeTemporaryAllocation(of: Span.self, capacity: sources.sources.count) { spans in
+      for (index, source) in sources.sources.enumerated() {
+        spans.initializeElement(at: index, to: (source.cube.firstTime, source.cube.lastStep, source.cube.stepLength))
+      }
+      return Self.segments(of: instants, spans: UnsafeBufferPointer(spans))
     }
+  }
+
+  /// A source's first and last valid times and its step, in seconds.
+  typealias Span = (first: Int64, last: Int64, step: Int64)
+
+  /// Splits `instants` where the answering source changes or the instants leave its output
+  /// steps. The source answering at a time is the first whose span covers it; a stretch
+  /// answered by source k lasts until k's span ends or a preferred source's span begins,
+  /// found once per stretch rather than by testing every span at every instant.
+  static func segments(of instants: [Int64], spans: UnsafeBufferPointer<Span>) -> [Segment] {
     var segments: [Segment] = []
+    segments.reserveCapacity(2 * spans.count + 1)
     var start = 0
     while start < instants.count {
-      let source = covering(instants[start])
+      let time = instants[start]
+      let source = spans.firstIndex { time >= $0.first && time <= $0.last }
+      // The last time this stretch's answer holds: no source ahead of it in the answering
+      // order covers `time`, so the earliest that starts later takes over from there.
+      var until = source.map { spans[$0].last } ?? .max
+      for (index, span) in spans.enumerated() where index < (source ?? spans.count) && span.first > time {
+        until = min(until, span.first - 1)
+      }
       var end = start + 1
       var firstStep: Int?
-      if let source {
-        let cube = sources.sources[source].cube
-        let (step, offset) = (cube.stepLength, instants[start] - cube.firstTime)
-        if offset % step == 0 {
-          firstStep = Int(offset / step)
-          while end < instants.count, instants[end] == instants[end - 1] + step, covering(instants[end]) == source {
-            end += 1
-          }
-        }
+      if let source, (time - spans[source].first) % spans[source].step == 0 {
+        let step = spans[source].step
+        firstStep = Int((time - spans[source].first) / step)
+        while end < instants.count, instants[end] == instants[end - 1] + step, instants[end] <= until { end += 1 }
       } else {
-        while end < instants.count, covering(instants[end]) == nil { end += 1 }
+        // Off the source's steps (each instant interpolated on its own), or uncovered.
+        while end < instants.count, source == nil, instants[end] > instants[end - 1], instants[end] <= until {
+          end += 1
+        }
       }
       segments.append(Segment(source: source, instants: start..<end, firstStep: firstStep))
       start = end
     }
-    self.segments = segments
+    return segments
   }
 
   /// Whether any instant is covered.

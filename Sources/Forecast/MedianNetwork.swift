@@ -7,7 +7,7 @@
 /// through one sorting network, whose comparisons are fixed in advance: each is a vector
 /// minimum and maximum, with no branch at all, for eight days at once.
 enum MedianNetwork {
-  typealias Row = SIMD8<Double>
+  typealias Row = SIMD4<Double>
 
   /// The most rows the network takes; more are sorted lane by lane instead. A local day
   /// has at most 25 hours.
