@@ -68,7 +68,7 @@ public struct DailyStatistics: Sendable, Hashable {
   /// The statistics of each of `days`, ranges of `values` (NaN where missing), into
   /// `output`, with medians only when `medians` is true.
   ///
-  /// Eight days at a time are the lanes of SIMD rows, row h holding hour h of each, so
+  /// Four days at a time are the lanes of SIMD rows, row h holding hour h of each, so
   /// that one pass of vector arithmetic down the rows gives every day's count, total and
   /// extremes, and one sorting network its median (see `MedianNetwork`). Each lane adds
   /// its day's hours in order, so totals are exactly those of a loop over the day.

@@ -153,10 +153,12 @@ public struct Forecaster: Sendable {
 
     // A day's wind direction is that of its mean vector, from the hourly components; every
     // other metric (wind speed included) gets statistics of its hourly values.
-    var columns = metrics.filter { $0 != .windDir }
-    let summarized = columns.count
-    let wantsWind = columns.count < metrics.count
+    let summarizedMetrics = metrics.filter { $0 != .windDir }
+    let summarized = summarizedMetrics.count
+    let wantsWind = summarized < metrics.count
+    var columns = summarizedMetrics
     if wantsWind {
+      columns.reserveCapacity(summarized + 2)
       columns.append(.windU)
       columns.append(.windV)
     }
@@ -184,7 +186,7 @@ public struct Forecaster: Sendable {
         }
         count = summarized * days
       }
-      let statistics = DailyStatisticsTable(metrics: Array(columns[0..<summarized]), days: days, statistics: table)
+      let statistics = DailyStatisticsTable(metrics: summarizedMetrics, days: days, statistics: table)
       let provenance = reader.provenanceByDay(dayHours)
       return localDays.indices.map { index in
         let hours = dayHours[index]

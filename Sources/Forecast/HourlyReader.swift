@@ -97,17 +97,16 @@ struct HourlyReader {
   }
 
   /// For each of `days` (consecutive ranges of instants, in order), the sources its
-  /// instants came from, in the order of `provenance()`. Days answered by the same sources,
-  /// nearly all of them, share one list rather than each allocating its own.
+  /// instants came from, in the order of `provenance()`. A day answered by the same
+  /// sources as the day before, nearly every day, shares its list rather than allocating
+  /// one.
   func provenanceByDay(_ days: [Range<Int>]) -> [[Provenance]] {
     let (used, ofSegment) = sourcesUsed()
     let sources = used.map { Provenance(self.sources.sources[$0]) }
-    // Keyed by a bit per source position; past 64 sources (64 cubes holding the point)
-    // days are listed one by one instead.
+    // A day's sources as a bit per position; past 64 sources (64 cubes holding the point)
+    // each day is listed on its own.
     let keyed = sources.count <= UInt64.bitWidth
-    // Parallel arrays rather than an array of pairs, so that a lookup copies no list.
-    var keys: [UInt64] = []
-    var lists: [[Provenance]] = []
+    var previous: (key: UInt64, list: [Provenance])? = nil
     var first = 0
     return days.map { day in
       // The segments overlapping the day: segments and days both run forward in time.
@@ -126,10 +125,11 @@ struct HourlyReader {
         index += 1
       }
       guard keyed else { return positions.sorted().map { sources[$0] } }
-      if let shared = keys.firstIndex(of: key) { return lists[shared] }
-      let list = sources.indices.filter { key & (1 << UInt64($0)) != 0 }.map { sources[$0] }
-      keys.append(key)
-      lists.append(list)
+      if let previous, previous.key == key { return previous.list }
+      var list: [Provenance] = []
+      list.reserveCapacity(key.nonzeroBitCount)
+      for position in sources.indices where key & (1 << UInt64(position)) != 0 { list.append(sources[position]) }
+      previous = (key, list)
       return list
     }
   }
