@@ -109,26 +109,24 @@ public struct LocalTimeZone: Sendable, Hashable {
     let local = start + Int64(offset)
     let nextMidnight = start + 86_400 - (local % 86_400 + 86_400) % 86_400
     let end = transition > nextMidnight ? nextMidnight : self.start(of: date.adding(days: 1))
-    // One allocation per day: the whole hours of `start..<end` number at most its length in
-    // hours, rounded up.
-    let hours = [LocalHour](unsafeUninitializedCapacity: Int((end - start + 3_599) / 3_600)) { hours, count in
-      count = 0
-      // Walk the day in stretches of constant offset, split at the zone's transitions; in
-      // each, the whole local hours are a fixed offset from the whole UTC hours.
-      var stretchStart = start
-      while stretchStart < end {
-        let (offset, transition) = offsets.stretch(at: stretchStart)
-        let stretchEnd = min(transition, end)
-        let local = stretchStart + Int64(offset)
-        let firstWholeHour = local >= 0 ? (local + 3_599) / 3_600 * 3_600 : local / 3_600 * 3_600
-        var instant = firstWholeHour - Int64(offset)
-        while instant < stretchEnd {
-          hours.initializeElement(at: count, to: LocalHour(instant: instant, utcOffset: offset))
-          count += 1
-          instant += 3_600
-        }
-        stretchStart = stretchEnd
+    var hours: [LocalHour] = []
+    // Room for the usual count, so that a day allocates once; a day whose transitions crowd
+    // whole hours together still grows as needed.
+    hours.reserveCapacity(Int((end - start) / 3_600) + 2)
+    // Walk the day in stretches of constant offset, split at the zone's transitions; in
+    // each, the whole local hours are a fixed offset from the whole UTC hours.
+    var stretchStart = start
+    while stretchStart < end {
+      let (offset, transition) = offsets.stretch(at: stretchStart)
+      let stretchEnd = min(transition, end)
+      let local = stretchStart + Int64(offset)
+      let firstWholeHour = local >= 0 ? (local + 3_599) / 3_600 * 3_600 : local / 3_600 * 3_600
+      var instant = firstWholeHour - Int64(offset)
+      while instant < stretchEnd {
+        hours.append(LocalHour(instant: instant, utcOffset: offset))
+        instant += 3_600
       }
+      stretchStart = stretchEnd
     }
     return LocalDay(date: date, start: start, end: end, hours: hours)
   }
