@@ -52,7 +52,9 @@ public struct DailyStatistics: Sendable, Hashable {
     }
   }
 
-  private init(hours: Int, known: Int, median: Double?, minimum: Double, maximum: Double, sum: Double) {
+  /// The statistics of a day of `hours` hours, `known` of them with values, whose extremes
+  /// and total (NaN or anything when none is known) are already found.
+  init(hours: Int, known: Int, median: Double?, minimum: Double, maximum: Double, sum: Double) {
     self.hours = hours
     self.known = known
     guard known > 0 else {
@@ -71,12 +73,14 @@ public struct DailyStatistics: Sendable, Hashable {
   /// Four days at a time are the lanes of SIMD rows, row h holding hour h of each, so
   /// that one pass of vector arithmetic down the rows gives every day's count, total and
   /// extremes, and one sorting network its median (see `MedianNetwork`). Each lane adds
-  /// its day's hours in order, so totals are exactly those of a loop over the day.
+  /// its day's hours in order, so totals are exactly those of a loop over the day. (Four,
+  /// not eight: a row of eight doubles is four SSE registers, and this pass then ran out
+  /// of registers and spilled; measured side by side, four was faster.)
   static func summarize(
     days: UnsafeBufferPointer<Range<Int>>, of values: UnsafeBufferPointer<Double>, medians wantsMedians: Bool,
     into output: UnsafeMutableBufferPointer<DailyStatistics>
   ) {
-    typealias Row = MedianNetwork.Row
+    typealias Row = SIMD4<Double>
     let lanes = Row.scalarCount
     precondition(output.count >= days.count)
     var first = 0

@@ -39,6 +39,7 @@ public struct Forecaster: Sendable {
     let reader = try reader(request, instants: instants)
     let (provenance, sourceOfHour) = reader.provenance()
     var columns = [Double](repeating: .nan, count: metrics.count * instants.count)
+    reader.prefetch(metrics)
     columns.withUnsafeMutableBufferPointer { reader.read(metrics, into: $0) }
     let values = metrics.enumerated().map { index, metric in
       // Found once per metric: looking the unit up for every value was a third of a day
@@ -130,9 +131,9 @@ public struct Forecaster: Sendable {
   /// `daily`, computing medians only for `medians` (the others' are nil).
   ///
   /// This is the path of `nwpcube bench --kinds daily7`, so it avoids per-day work that is
-  /// not arithmetic: one buffer holds every metric's hourly values, one table every day's
-  /// statistics (the summaries share it), medians are computed for all days at once (see
-  /// `DayMedians`), and days answered by the same runs share one provenance list.
+  /// not arithmetic: statistics are computed for all days at once (see
+  /// `DailyStatistics.summarize`), into one table the summaries share, and days answered by
+  /// the same runs share one provenance list.
   func daily(
     _ request: ForecastRequest, metrics: [Metric], medians: MetricSet, from start: LocalDate, days: Int
   ) throws(ForecastError) -> [DailySummary] {
@@ -163,28 +164,57 @@ public struct Forecaster: Sendable {
       columns.append(.windV)
     }
     let hours = instants.count
-    var values = [Double](repeating: .nan, count: hours * columns.count)
-    return values.withUnsafeMutableBufferPointer { values in
-      func column(_ index: Int) -> UnsafeMutableBufferPointer<Double> {
-        UnsafeMutableBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])
+    reader.prefetch(columns)
+    // Stored metrics are summarised from their words where the runs allow it (see
+    // `DailyStatistics.summarize(days:words:decoding:conversion:medians:into:)`); the rest
+    // (wind speed, bilinear values, times between a run's steps) and the wind components
+    // are read as values, one column each after `firstValueColumn`.
+    var valueMetrics: [Metric] = []
+    valueMetrics.reserveCapacity(columns.count)
+    var values: [Double] = []
+    // Metric-major: the statistics of metric m on day d are at m · days + d.
+    let table = [DailyStatistics](unsafeUninitializedCapacity: summarized * days) { table, count in
+      func output(_ index: Int) -> UnsafeMutableBufferPointer<DailyStatistics> {
+        UnsafeMutableBufferPointer(rebasing: table[(index * days)..<((index + 1) * days)])
       }
-      reader.read(columns, into: values)
-      for (index, metric) in columns[0..<summarized].enumerated() {
-        let convert = request.units.conversion(of: metric)
-        if convert != .identity {
-          for hour in 0..<hours { column(index)[hour] = convert(column(index)[hour]) }  // NaN stays NaN
-        }
-      }
-      // Metric-major: the statistics of metric m on day d are at m · days + d.
-      let table = [DailyStatistics](unsafeUninitializedCapacity: summarized * days) { table, count in
-        dayHours.withUnsafeBufferPointer { dayHours in
-          for index in 0..<summarized {
+      dayHours.withUnsafeBufferPointer { dayHours in
+        var words = [UInt16](repeating: WordDecoding.missing, count: hours)
+        var fromValues: [Int] = []
+        words.withUnsafeMutableBufferPointer { words in
+          for (index, metric) in summarizedMetrics.enumerated() {
+            let conversion = request.units.conversion(of: metric)
+            guard conversion.scale > 0, let decoding = reader.readWords(metric, into: words) else {
+              fromValues.append(index)
+              continue
+            }
             DailyStatistics.summarize(
-              days: dayHours, of: UnsafeBufferPointer(column(index)), medians: medians.contains(columns[index]),
-              into: UnsafeMutableBufferPointer(rebasing: table[(index * days)..<((index + 1) * days)]))
+              days: dayHours, words: UnsafeBufferPointer(words), decoding: decoding, conversion: conversion,
+              medians: medians.contains(metric), into: output(index))
           }
         }
-        count = summarized * days
+        valueMetrics = fromValues.map { summarizedMetrics[$0] } + columns[summarized...]
+        values = [Double](repeating: .nan, count: hours * valueMetrics.count)
+        values.withUnsafeMutableBufferPointer { values in
+          reader.read(valueMetrics, into: values)
+          for (column, index) in fromValues.enumerated() {
+            let metric = summarizedMetrics[index]
+            let series = UnsafeMutableBufferPointer(rebasing: values[(column * hours)..<((column + 1) * hours)])
+            let convert = request.units.conversion(of: metric)
+            if convert != .identity {
+              for hour in series.indices { series[hour] = convert(series[hour]) }  // NaN stays NaN
+            }
+            DailyStatistics.summarize(
+              days: dayHours, of: UnsafeBufferPointer(series), medians: medians.contains(metric), into: output(index))
+          }
+        }
+      }
+      count = summarized * days
+    }
+    return values.withUnsafeBufferPointer { values in
+      // The wind components are the last two value columns.
+      let firstWindColumn = valueMetrics.count - 2
+      func column(_ index: Int) -> UnsafeBufferPointer<Double> {
+        UnsafeBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])
       }
       let statistics = DailyStatisticsTable(metrics: summarizedMetrics, days: days, statistics: table)
       let provenance = reader.provenanceByDay(dayHours)
@@ -193,8 +223,8 @@ public struct Forecaster: Sendable {
         let wind =
           wantsWind
           ? DailyWind(
-            u: UnsafeBufferPointer(rebasing: column(summarized)[hours]),
-            v: UnsafeBufferPointer(rebasing: column(summarized + 1)[hours])) : nil
+            u: UnsafeBufferPointer(rebasing: column(firstWindColumn)[hours]),
+            v: UnsafeBufferPointer(rebasing: column(firstWindColumn + 1)[hours])) : nil
         return DailySummary(
           day: localDays[index], latitude: request.latitude, longitude: request.longitude, statistics: statistics,
           dayIndex: index, wind: wind, provenance: provenance[index], units: request.units)

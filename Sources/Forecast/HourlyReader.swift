@@ -134,22 +134,25 @@ struct HourlyReader {
     }
   }
 
-  /// Each of `metrics` at every instant into `columns`, one after another (metric m at
-  /// instant i is `columns[m · instants.count + i]`), NaN where missing or not covered.
-  ///
-  /// The point's series of different metrics lie far apart in each cube, each a cache
-  /// miss on a cold point; all are requested before any is read, so that the misses
-  /// overlap rather than follow one another.
-  func read(_ metrics: [Metric], into columns: UnsafeMutableBufferPointer<Double>) {
-    precondition(columns.count >= metrics.count * instants.count)
-    // The cube and location are taken out of the source once per segment: copying the
-    // source for each metric cost a reference-count round trip each time.
+  /// Starts fetching what reading `metrics` touches. The point's series of different
+  /// metrics lie far apart in each cube, each a cache miss on a cold point; requesting all
+  /// before reading any makes the misses overlap rather than follow one another.
+  func prefetch(_ metrics: [Metric]) {
     for segment in segments {
       guard let index = segment.source, let first = segment.firstStep else { continue }
       let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
       let steps = first..<(first + segment.instants.count)
       for metric in metrics { cube.prefetchSeries(cube.metric(metric), at: location, steps: steps) }
     }
+  }
+
+  /// Each of `metrics` at every instant into `columns`, one after another (metric m at
+  /// instant i is `columns[m · instants.count + i]`), NaN where missing or not covered.
+  /// Callers `prefetch` first what they will read.
+  func read(_ metrics: [Metric], into columns: UnsafeMutableBufferPointer<Double>) {
+    precondition(columns.count >= metrics.count * instants.count)
+    // The cube and location are taken out of the source once per segment: copying the
+    // source for each metric cost a reference-count round trip each time.
     for segment in segments {
       let range = segment.instants
       func output(_ column: Int) -> UnsafeMutableBufferPointer<Double> {
@@ -173,5 +176,32 @@ struct HourlyReader {
         }
       }
     }
+  }
+
+  /// `metric`'s stored words at every instant into `output` (`WordDecoding.missing` where
+  /// missing or not covered), and how they decode; nil, with `output` unspecified, unless
+  /// every covered instant is one stored word on a run's own step and all the runs decode
+  /// alike. A daily summary then orders words, eight days to a register, rather than
+  /// values.
+  func readWords(_ metric: Metric, into output: UnsafeMutableBufferPointer<UInt16>) -> WordDecoding? {
+    precondition(output.count >= instants.count)
+    var decoding: WordDecoding?
+    for segment in segments {
+      let range = segment.instants
+      let words = UnsafeMutableBufferPointer(rebasing: output[range])
+      guard let index = segment.source else {
+        words.update(repeating: WordDecoding.missing)
+        continue
+      }
+      guard let first = segment.firstStep else { return nil }
+      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      let resolved = cube.metric(metric)
+      guard let own = cube.wordDecoding(resolved, at: location), decoding == nil || decoding == own else {
+        return nil
+      }
+      decoding = own
+      cube.words(resolved, at: location, steps: first..<(first + range.count), into: words)
+    }
+    return decoding
   }
 }

@@ -5,12 +5,8 @@
 /// predicted: that was most of a 7-day summary's cost (`nwpcube bench --kinds daily7`).
 /// Here the days are the lanes of SIMD rows (row h holds hour h of each day) and go
 /// through one sorting network, whose comparisons are fixed in advance: each is a vector
-/// minimum and maximum, with no branch at all, for four days at once. (Four, not eight:
-/// a row of eight is four SSE registers, and the statistics pass over such rows ran out of
-/// registers and spilled; measured side by side, four was faster.)
+/// minimum and maximum, with no branch at all, for a row's days at once.
 enum MedianNetwork {
-  typealias Row = SIMD4<Double>
-
   /// The most rows the network takes; more are sorted lane by lane instead. A local day
   /// has at most 25 hours.
   static let limit = 32
@@ -57,8 +53,8 @@ enum MedianNetwork {
   }
 
   /// Orders each lane's smallest ⌊n/2⌋ + 1 values at the top of `rows` (n = `rows.count`).
-  /// Rows must hold no NaN; a missing value is +∞, which sorts after every value.
-  static func sortLowerHalf(_ rows: UnsafeMutableBufferPointer<Row>) {
+  /// A missing value must be the largest (+∞ for doubles); rows must hold no NaN.
+  static func sortLowerHalf<Row: NetworkRow>(_ rows: UnsafeMutableBufferPointer<Row>) {
     guard rows.count <= limit else {
       for lane in 0..<Row.scalarCount {
         let sorted = rows.map { $0[lane] }.sorted()
@@ -70,12 +66,35 @@ enum MedianNetwork {
       var index = 0
       while index < network.count {
         let (low, high) = (Int(network[index]), Int(network[index + 1]))
-        let (a, b) = (rows[low], rows[high])
-        let swapped = b .< a
-        rows[low] = a.replacing(with: b, where: swapped)
-        rows[high] = b.replacing(with: a, where: swapped)
+        (rows[low], rows[high]) = Row.ordered(rows[low], rows[high])
         index += 2
       }
     }
+  }
+}
+
+/// A row of values the network orders lane by lane.
+///
+/// Each row type gives its own comparator: in generic code `.<` resolves to the generic
+/// SIMD comparison, which goes lane by lane even once specialized; written for the
+/// concrete type it is one vector instruction.
+protocol NetworkRow: SIMD where Scalar: Comparable {
+  /// The lane-wise minimum and maximum of `a` and `b`.
+  static func ordered(_ a: Self, _ b: Self) -> (Self, Self)
+}
+
+extension SIMD4: NetworkRow where Scalar == Double {
+  @inline(__always)
+  static func ordered(_ a: Self, _ b: Self) -> (Self, Self) {
+    let swapped = b .< a
+    return (a.replacing(with: b, where: swapped), b.replacing(with: a, where: swapped))
+  }
+}
+
+extension SIMD8: NetworkRow where Scalar == Int16 {
+  @inline(__always)
+  static func ordered(_ a: Self, _ b: Self) -> (Self, Self) {
+    let swapped = b .< a
+    return (a.replacing(with: b, where: swapped), b.replacing(with: a, where: swapped))
   }
 }

@@ -100,10 +100,55 @@ extension Cube {
     }
   }
 
+  /// How `metric`'s stored words decode at `location`, when each of its values there is one
+  /// stored word (a stored metric at the nearest cell); nil otherwise (derived, bilinear or
+  /// absent). See `words(_:at:steps:into:)`.
+  public func wordDecoding(_ metric: QueryMetric, at location: PointLocation) -> WordDecoding? {
+    guard case .stored(let slot) = metric.source, location.method == .nearest else { return nil }
+    return WordDecoding(scale: scales[slot], offset: offsets[slot])
+  }
+
+  /// Writes `metric`'s stored words at the given steps into `output`, undecoded
+  /// (`WordDecoding.missing` where missing). Decoding is monotonic, so a caller that orders
+  /// values (a median, extremes) can order words and decode only the ones it keeps.
+  /// - Precondition: `wordDecoding(metric, at: location)` is not nil.
+  @inlinable
+  public func words(
+    _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
+    into output: UnsafeMutableBufferPointer<UInt16>
+  ) {
+    guard case .stored(let slot) = metric.source, location.method == .nearest else {
+      preconditionFailure("words of a metric that is not one stored word per value")
+    }
+    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= steps)
+    file.withSeries(metric: slot, cell: location.cell) { words in
+      for (index, step) in range.enumerated() { output[index] = UInt16(littleEndian: words[step]) }
+    }
+  }
+
   /// `metric`'s values at the given steps, nil where missing.
   public func series(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) -> [Double?] {
     var buffer = [Double](repeating: .nan, count: range.count)
     buffer.withUnsafeMutableBufferPointer { series(metric, at: location, steps: range, into: $0) }
     return buffer.map { $0.isNaN ? nil : $0 }
   }
+}
+
+/// How a stored metric's 16-bit words decode: `offset + scale · word`, the arithmetic
+/// `Cube.series` does, so a decoded word equals the value read there exactly.
+public struct WordDecoding: Sendable, Equatable {
+  public let scale: Double
+  public let offset: Double
+
+  public init(scale: Double, offset: Double) {
+    self.scale = scale
+    self.offset = offset
+  }
+
+  /// The word of a missing value: the largest, so that it orders after every value.
+  public static let missing = CubeMetric.missing
+
+  /// The value of `word`, which must not be `missing`.
+  @inlinable
+  public func value(_ word: UInt16) -> Double { offset + scale * Double(word) }
 }
