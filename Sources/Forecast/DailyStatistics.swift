@@ -83,48 +83,58 @@ public struct DailyStatistics: Sendable, Hashable {
     typealias Row = SIMD4<Double>
     let lanes = Row.scalarCount
     precondition(output.count >= days.count)
+    forEachBatch(of: days) { (batch, rows: UnsafeMutableBufferPointer<Row>) in
+      // Hours past a day's end are NaN, missing like a missing hour.
+      rows.initialize(repeating: Row(repeating: .nan))
+      rows.withMemoryRebound(to: Double.self) { cells in
+        for (lane, day) in batch.enumerated() {
+          for (hour, index) in days[day].enumerated() { cells[hour &* lanes &+ lane] = values[index] }
+        }
+      }
+      var known = Row(repeating: 0)
+      var sum = Row(repeating: 0)
+      var minimum = Row(repeating: .infinity)
+      var maximum = Row(repeating: -.infinity)
+      for hour in rows.indices {
+        let row = rows[hour]
+        let isKnown = row .== row
+        known = known.replacing(with: known + 1, where: isKnown)
+        sum = sum.replacing(with: sum + row, where: isKnown)
+        // NaN compares false, so a missing hour changes neither extreme.
+        minimum = minimum.replacing(with: row, where: row .< minimum)
+        maximum = maximum.replacing(with: row, where: row .> maximum)
+        rows[hour] = row.replacing(with: .infinity, where: .!isKnown)
+      }
+      if wantsMedians { MedianNetwork.sortLowerHalf(rows) }
+      for (lane, day) in batch.enumerated() {
+        let count = Int(known[lane])
+        let middle = count / 2
+        let median =
+          !wantsMedians || count == 0
+          ? nil : count % 2 == 1 ? rows[middle][lane] : (rows[middle - 1][lane] + rows[middle][lane]) / 2
+        output.initializeElement(
+          at: day,
+          to: DailyStatistics(
+            hours: days[day].count, known: count, median: median, minimum: minimum[lane], maximum: maximum[lane],
+            sum: sum[lane]))
+      }
+    }
+  }
+
+  /// Calls `body` with each batch of up to `Row.scalarCount` consecutive days of `days`
+  /// and uninitialized room for one row per hour of the batch's longest day.
+  static func forEachBatch<Row: SIMD>(
+    of days: UnsafeBufferPointer<Range<Int>>,
+    _ body: (_ batch: Range<Int>, _ rows: UnsafeMutableBufferPointer<Row>) -> Void
+  ) {
     var first = 0
     while first < days.count {
-      let batch = first..<min(first + lanes, days.count)
+      let batch = first..<min(first + Row.scalarCount, days.count)
       first = batch.upperBound
       var longest = 0
       for day in batch { longest = max(longest, days[day].count) }
       withUnsafeTemporaryAllocation(of: Row.self, capacity: max(longest, 1)) { rows in
-        let rows = UnsafeMutableBufferPointer(rebasing: rows[0..<longest])
-        // Hours past a day's end are NaN, missing like a missing hour.
-        rows.initialize(repeating: Row(repeating: .nan))
-        rows.withMemoryRebound(to: Double.self) { cells in
-          for (lane, day) in batch.enumerated() {
-            for (hour, index) in days[day].enumerated() { cells[hour &* lanes &+ lane] = values[index] }
-          }
-        }
-        var known = Row(repeating: 0)
-        var sum = Row(repeating: 0)
-        var minimum = Row(repeating: .infinity)
-        var maximum = Row(repeating: -.infinity)
-        for hour in rows.indices {
-          let row = rows[hour]
-          let isKnown = row .== row
-          known = known.replacing(with: known + 1, where: isKnown)
-          sum = sum.replacing(with: sum + row, where: isKnown)
-          // NaN compares false, so a missing hour changes neither extreme.
-          minimum = minimum.replacing(with: row, where: row .< minimum)
-          maximum = maximum.replacing(with: row, where: row .> maximum)
-          rows[hour] = row.replacing(with: .infinity, where: .!isKnown)
-        }
-        if wantsMedians { MedianNetwork.sortLowerHalf(rows) }
-        for (lane, day) in batch.enumerated() {
-          let count = Int(known[lane])
-          let middle = count / 2
-          let median =
-            !wantsMedians || count == 0
-            ? nil : count % 2 == 1 ? rows[middle][lane] : (rows[middle - 1][lane] + rows[middle][lane]) / 2
-          output.initializeElement(
-            at: day,
-            to: DailyStatistics(
-              hours: days[day].count, known: count, median: median, minimum: minimum[lane], maximum: maximum[lane],
-              sum: sum[lane]))
-        }
+        body(batch, UnsafeMutableBufferPointer(rebasing: rows[0..<longest]))
       }
     }
   }
