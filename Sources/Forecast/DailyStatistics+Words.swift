@@ -23,7 +23,6 @@ extension DailyStatistics {
     // ones went lane by lane, several times slower than the whole summary).
     typealias Row = SIMD8<Int16>
     let missing = Int16.max  // the missing word, flipped
-    func flipped(_ word: UInt16) -> Int16 { Int16(bitPattern: word ^ 0x8000) }
     func word(_ key: Int16) -> UInt16 { UInt16(bitPattern: key) ^ 0x8000 }
     precondition(output.count >= days.count && conversion.scale > 0)
     // The arithmetic of the values path: decode, then convert unless nothing changes.
@@ -32,17 +31,22 @@ extension DailyStatistics {
       return conversion == .identity ? decoded : conversion(decoded)
     }
     forEachBatch(of: days) { (batch, rows: UnsafeMutableBufferPointer<Row>) in
-      // Row h gathers hour h of each day into a register, past a day's end missing like a
-      // missing hour. (Scattering the days into memory and loading whole rows back made
-      // every load wait for the narrow stores still in flight.)
-      for hour in rows.indices {
-        // Lanes past the batch hold empty days.
-        @inline(__always) func key(_ lane: Int) -> Int16 {
-          guard lane < batch.count else { return missing }
-          let day = days[batch.lowerBound + lane]
-          return hour < day.count ? flipped(words[day.lowerBound + hour]) : missing
+      // Row h gathers hour h of each day into a register. The days are first copied to
+      // lanes of equal length, padded with the missing word (a short day, lanes past the
+      // batch), so that the gathering needs no test. (Scattering the days into the rows'
+      // memory instead made every row's load wait for eight narrow stores in flight.)
+      let length = rows.count
+      withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Row.scalarCount * max(length, 1)) { lanes in
+        lanes.initialize(repeating: WordDecoding.missing)
+        for (lane, day) in batch.enumerated() {
+          for (hour, index) in days[day].enumerated() { lanes[lane &* length &+ hour] = words[index] }
         }
-        rows.initializeElement(at: hour, to: Row(key(0), key(1), key(2), key(3), key(4), key(5), key(6), key(7)))
+        let top = SIMD8<UInt16>(repeating: 0x8000)
+        for hour in 0..<length {
+          @inline(__always) func word(_ lane: Int) -> UInt16 { lanes[lane &* length &+ hour] }
+          let row = SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7)) ^ top
+          rows.initializeElement(at: hour, to: Row(truncatingIfNeeded: row))
+        }
       }
       var known = Row(repeating: 0)
       var total = SIMD8<UInt32>(repeating: 0)
