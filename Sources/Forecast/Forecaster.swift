@@ -168,9 +168,8 @@ public struct Forecaster: Sendable {
     // Stored metrics are summarised from their words where the runs allow it (see
     // `DailyStatistics.summarize(days:words:decoding:conversion:medians:into:)`); the rest
     // (wind speed, bilinear values, times between a run's steps) and the wind components
-    // are read as values, one column each after `firstValueColumn`.
+    // are read as values, one column each of `values`, in the order of `valueMetrics`.
     var valueMetrics: [Metric] = []
-    valueMetrics.reserveCapacity(columns.count)
     var values: [Double] = []
     // Metric-major: the statistics of metric m on day d are at m · days + d.
     let table = [DailyStatistics](unsafeUninitializedCapacity: summarized * days) { table, count in
