@@ -26,12 +26,11 @@ extension Cube {
     switch metric.source {
     case .stored(let slot):
       if location.method == .nearest {
-        let scale = scales[slot]
-        let offset = offsets[slot]
+        let decoding = decodings[slot]
         file.withSeries(metric: slot, cell: location.cell) { words in
           for (index, step) in range.enumerated() {
             let word = UInt16(littleEndian: words[step])
-            output[index] = word == CubeMetric.missing ? .nan : offset + scale * Double(word)
+            output[index] = word == CubeMetric.missing ? .nan : decoding.value(word)
           }
         }
       } else {
@@ -43,17 +42,17 @@ extension Cube {
       let speed = if case .windSpeed = metric.source { true } else { false }
       if location.method == .nearest {
         // Both components are contiguous runs of words at the cell: read them directly.
-        let (uScale, uOffset, vScale, vOffset) = (scales[u], offsets[u], scales[v], offsets[v])
-        file.withSeries(metric: u, cell: location.cell) { east in
-          file.withSeries(metric: v, cell: location.cell) { north in
+        let (east, north) = (decodings[u], decodings[v])
+        file.withSeries(metric: u, cell: location.cell) { eastWords in
+          file.withSeries(metric: v, cell: location.cell) { northWords in
             for (index, step) in range.enumerated() {
-              let a = UInt16(littleEndian: east[step])
-              let b = UInt16(littleEndian: north[step])
+              let a = UInt16(littleEndian: eastWords[step])
+              let b = UInt16(littleEndian: northWords[step])
               guard a != CubeMetric.missing, b != CubeMetric.missing else {
                 output[index] = .nan
                 continue
               }
-              let (x, y) = (uOffset + uScale * Double(a), vOffset + vScale * Double(b))
+              let (x, y) = (east.value(a), north.value(b))
               output[index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
             }
           }
@@ -105,7 +104,7 @@ extension Cube {
   /// absent). See `words(_:at:steps:into:)`.
   public func wordDecoding(_ metric: QueryMetric, at location: PointLocation) -> WordDecoding? {
     guard case .stored(let slot) = metric.source, location.method == .nearest else { return nil }
-    return WordDecoding(scale: scales[slot], offset: offsets[slot])
+    return decodings[slot]
   }
 
   /// Writes `metric`'s stored words at the given steps into `output`, undecoded
@@ -134,8 +133,8 @@ extension Cube {
   }
 }
 
-/// How a stored metric's 16-bit words decode: `offset + scale · word`, the arithmetic
-/// `Cube.series` does, so a decoded word equals the value read there exactly.
+/// How a stored metric's 16-bit words decode: `offset + scale · word`. Every read of a cube
+/// decodes through it, so a word decoded by a caller equals the value read there exactly.
 public struct WordDecoding: Sendable, Equatable {
   public let scale: Double
   public let offset: Double

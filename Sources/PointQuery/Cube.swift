@@ -41,8 +41,10 @@ public final class Cube: Sendable {
   /// 64-bit division, which costs tens of nanoseconds on the lookup path.
   @usableFromInline let inverseStep: Double
   @usableFromInline let steps: Int
-  @usableFromInline let scales: [Double]
-  @usableFromInline let offsets: [Double]
+  /// How each stored metric's words decode: the one place the decoding arithmetic lives,
+  /// so that values read here and words decoded by a caller (`words(_:at:steps:into:)`)
+  /// are equal by construction.
+  @usableFromInline let decodings: [WordDecoding]
   @usableFromInline let hourlyAmount: [Bool]
   /// Every catalogue metric resolved against this cube, indexed by `Metric.index`, so that
   /// resolving one is an array load.
@@ -85,8 +87,7 @@ public final class Cube: Sendable {
     stepSeconds = header.stepSeconds
     inverseStep = 1 / Double(header.stepSeconds)
     steps = header.steps
-    scales = header.metrics.map(\.scale)
-    offsets = header.metrics.map(\.offset)
+    decodings = header.metrics.map { WordDecoding(scale: $0.scale, offset: $0.offset) }
     hourlyAmount = header.metrics.map { $0.temporal == Metric.Temporal.hourlyAmount.rawValue }
     let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
@@ -302,11 +303,10 @@ public final class Cube: Sendable {
 
   @inlinable
   func spatial(_ slot: Int, step: Int, _ location: PointLocation) -> Double? {
-    let scale = scales[slot]
-    let offset = offsets[slot]
+    let decoding = decodings[slot]
     @inline(__always) func decode(_ cell: Int) -> Double? {
       let word = file.word(metric: slot, cell: cell, step: step)
-      return word == CubeMetric.missing ? nil : offset + scale * Double(word)
+      return word == CubeMetric.missing ? nil : decoding.value(word)
     }
     if location.method == .nearest { return decode(location.cell) }
     let sw = location.southWest
