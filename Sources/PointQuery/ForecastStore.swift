@@ -6,7 +6,7 @@ import Synchronization
 /// kept current without a restart.
 ///
 /// Every access to `catalog` first asks whether the store changed since the last scan, and
-/// rescans only when it did. On Linux the scan watched the store's directories (inotify), so
+/// rescans only when it did. On Linux each scan watches the store's directories (inotify), so
 /// asking is one system call however many directories there are, plus one `stat` when the
 /// store's path passes through a symbolic link. Where notification is unavailable or could
 /// miss a change (other systems, network file systems, symbolic links inside the store,
