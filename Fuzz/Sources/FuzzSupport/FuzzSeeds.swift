@@ -10,7 +10,12 @@ public enum FuzzSeeds {
   public static func writeIfAsked(_ target: String) {
     guard let directory = ProcessInfo.processInfo.environment["NWPCUBE_FUZZ_WRITE_SEEDS"] else { return }
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let seeds = target.hasPrefix("cube") ? cubes() : target == "locator_build" ? locators() : [:]
+    let seeds: [String: [UInt8]]
+    switch target {
+    case "cube_open", "cube_resealed": seeds = cubes()
+    case "locator_build": seeds = locators()
+    default: seeds = scripts()
+    }
     for (name, bytes) in seeds.sorted(by: { $0.key < $1.key }) {
       _ = FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data(bytes))
     }
@@ -51,6 +56,17 @@ public enum FuzzSeeds {
       }
     }
     return seeds
+  }
+
+  /// The binary form of a metadata script, one harmless change per template (the text
+  /// seeds are written by hand): WRF's GRID_ID set to 1, CF's time calendar emptied, MM5's
+  /// grid_ds set to 99.
+  static func scripts() -> [String: [UInt8]] {
+    let payload = [UInt8](repeating: 0, count: 8)
+    return [
+      "binary-wrf": [0, 1, 0, 5] + payload, "binary-cf": [1, 1, 4, 23] + payload,
+      "binary-mm5": [2, 1, 7, 7] + payload,
+    ]
   }
 
   /// One input per mode and projection kind (see `LocatorCase`), plus a lattice with a

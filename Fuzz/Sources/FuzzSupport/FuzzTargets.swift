@@ -52,6 +52,7 @@ public enum FuzzTargets {
   /// into a scratch store, and a published cube is probed like any other.
   public static func netcdfMetadata(_ bytes: [UInt8]) {
     let script = MetadataScript(bytes)
+    if verbose { FileHandle.standardError.write(Data("netcdf_metadata:\n\(script.text)".utf8)) }
     guard let template = MetadataTemplates.named(script.template) else { return }
     let path = FuzzScratch.path("input.nc")
     guard (try? script.apply(to: template).write(to: path)) != nil else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import NetCDF
 
 /// The netcdf_metadata target's input: a template name on the first line, then one
@@ -12,7 +13,7 @@ import NetCDF
 ///     -:MAP_PROJ  -XLAT:units  -COSALPHA   remove an attribute or a variable
 ///
 /// A value in double quotes is text; otherwise an integer, else a real (`nan`, `inf` and
-/// `1e300` included), else text. At most `maximumLines` lines are applied.
+/// `1e300` included; what follows a number is ignored), else text. At most `maximumLines` lines are applied.
 public struct MetadataScript {
   public static let maximumLines = 64
 
@@ -20,20 +21,27 @@ public struct MetadataScript {
   public let template: String
   public let changes: [Substring]
 
-  /// Parses `bytes` (invalid UTF-8 is repaired, not refused).
+  /// Parses `bytes`: the text form when they start with a template's name, else the binary
+  /// form (`MetadataScript+Binary.swift`). Invalid UTF-8 is repaired, not refused.
   public init(_ bytes: [UInt8]) {
     let text = String(decoding: bytes, as: UTF8.self)
     var lines = text.split(whereSeparator: \.isNewline)
     let first = lines.first.map { $0.trimmingSpaces() } ?? ""
-    if MetadataTemplates.names.contains(first) {
-      template = first
-      lines.removeFirst()
-    } else {
-      // No template line: pick one from the input so that every input means something.
-      template = MetadataTemplates.names[Int(bytes.first ?? 0) % MetadataTemplates.names.count]
+    guard MetadataTemplates.names.contains(first) else {
+      self.init(binary: bytes)
+      return
     }
-    changes = Array(lines.prefix(Self.maximumLines))
+    lines.removeFirst()
+    self.init(template: first, changes: Array(lines.prefix(Self.maximumLines)))
   }
+
+  init(template: String, changes: [Substring]) {
+    self.template = template
+    self.changes = changes
+  }
+
+  /// The script as text, the form a finding is reported in.
+  public var text: String { ([template[...]] + changes).joined(separator: "\n") + "\n" }
 
   /// `document` with the changes applied; lines that name nothing are skipped.
   public func apply(to document: NetCDFDocument) -> NetCDFDocument {
@@ -118,8 +126,15 @@ public struct MetadataScript {
       return .text(String(body.hasSuffix("\"") ? body.dropLast() : body))
     }
     if let integer = Int64(text) { return .integers([integer]) }
-    if let real = Double(text) { return .reals([real]) }
-    return .text(text)
+    // The longest prefix that reads as a number (C's strtod: "nan", "inf", "1e300",
+    // hexadecimal), so that a mutation that leaves something after a number still sets a
+    // number.
+    let real = text.withCString { start -> Double? in
+      var end: UnsafeMutablePointer<CChar>?
+      let value = strtod(start, &end)
+      return end.map { $0 > UnsafeMutablePointer(mutating: start) } == true ? value : nil
+    }
+    return real.map { .reals([$0]) } ?? .text(text)
   }
 }
 
