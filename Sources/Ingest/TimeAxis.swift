@@ -10,6 +10,47 @@ struct StepSource: Equatable {
 
 /// The checks every convention's time axis must pass before a cube can hold it.
 enum TimeAxis {
+  /// The valid times nwpcube accepts: 1900-01-01 00:00 to 2200-12-31 23:59:59 UTC. Model
+  /// output and reanalyses lie well inside; a time outside is a corrupt or misread file
+  /// (a year 9999 placeholder, a time in the wrong units), and bounding times here also
+  /// keeps every difference and sum of them far from Int64's limits.
+  static let supportedTimes: ClosedRange<Int64> = -2_208_988_800...7_289_654_399
+  static let supportedYears = "1900–2200"
+
+  /// `time` if it lies in `supportedTimes`; otherwise an error naming the file, the
+  /// variable and what the time is.
+  static func checked(
+    _ time: Int64, path: String, variable: String, what: String
+  ) throws(IngestError) -> Int64 {
+    guard supportedTimes.contains(time) else {
+      throw IngestError(
+        path: path, variable: variable,
+        reason: "\(what) is \(UTC.iso8601(time)), outside the years \(supportedYears) that nwpcube accepts")
+    }
+    return time
+  }
+
+  /// `reference + value × secondsPerUnit` as Unix seconds, rounded to the second, if it is a
+  /// supported time; otherwise an error naming the file and variable. The product is
+  /// formed in floating point and bounded before it becomes an integer, so no value a file
+  /// holds (1e300, −inf) can overflow.
+  static func time(
+    _ value: Double, secondsPerUnit: Double, since reference: Int64, path: String, variable: String, what: String
+  ) throws(IngestError) -> Int64 {
+    let offset = (value * secondsPerUnit).rounded()
+    // Supported times span under 2^39 s, so an offset that can land inside them is far
+    // inside Int64; a larger one is out of range without being converted.
+    if offset.isFinite, abs(offset) < 0x1p40 {
+      let (sum, overflow) = reference.addingReportingOverflow(Int64(offset))
+      if !overflow { return try checked(sum, path: path, variable: variable, what: what) }
+    }
+    throw IngestError(
+      path: path, variable: variable,
+      reason:
+        "\(what) is \(value) × \(Int64(secondsPerUnit)) s after \(UTC.iso8601(reference)), outside the years \(supportedYears) that nwpcube accepts"
+    )
+  }
+
   /// The uniform step of time-sorted steps. Duplicates, gaps and uneven spacing are errors
   /// naming the file; so is a step that neither divides nor is a multiple of an hour,
   /// because hourly precipitation is then undefined. A single step counts as hourly.
