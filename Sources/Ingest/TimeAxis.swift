@@ -1,3 +1,4 @@
+import CubeFormat
 import NetCDF
 import UTCTime
 
@@ -10,11 +11,12 @@ struct StepSource: Equatable {
 
 /// The checks every convention's time axis must pass before a cube can hold it.
 enum TimeAxis {
-  /// The valid times nwpcube accepts: 1900-01-01 00:00 to 2200-12-31 23:59:59 UTC. Model
-  /// output and reanalyses lie well inside; a time outside is a corrupt or misread file
-  /// (a year 9999 placeholder, a time in the wrong units), and bounding times here also
-  /// keeps every difference and sum of them far from Int64's limits.
-  static let supportedTimes: ClosedRange<Int64> = -2_208_988_800...7_289_654_399
+  /// The valid times nwpcube accepts, those a cube may hold: 1900-01-01 00:00 to
+  /// 2200-12-31 23:59:59 UTC. Model output and reanalyses lie well inside; a time outside
+  /// is a corrupt or misread file (a year 9999 placeholder, a time in the wrong units), and
+  /// bounding times here also keeps every difference and sum of them far from Int64's
+  /// limits.
+  static let supportedTimes = CubeLimits.times
   static let supportedYears = "1900–2200"
 
   /// `time` if it lies in `supportedTimes`; otherwise an error naming the file, the
@@ -69,6 +71,13 @@ enum TimeAxis {
         reason: gap > stepSeconds && gap % stepSeconds == 0
           ? "gap in the time axis: \(UTC.iso8601(a.time)) (\(a.path)) is followed by \(UTC.iso8601(b.time)); \(gap / stepSeconds - 1) step(s) of \(stepSeconds / 60) min missing"
           : "output times are not evenly spaced: \(UTC.iso8601(a.time)) to \(UTC.iso8601(b.time)) is \(gap / 60) min, earlier steps are \(stepSeconds / 60) min apart"
+      )
+    }
+    guard CubeLimits.stepSeconds.contains(stepSeconds) else {
+      throw IngestError(
+        path: steps[1].path, variable: timeVariable,
+        reason:
+          "output step of \(stepSeconds / 86_400) days is longer than a cube holds (\(CubeLimits.stepSeconds.upperBound / 86_400) days)"
       )
     }
     guard stepSeconds % 3600 == 0 || 3600 % stepSeconds == 0 else {

@@ -249,3 +249,25 @@ import _TestSupport
     #expect(CubeLimits.problem(in: header) == "metric count 0 is not in 1…256")
   }
 }
+
+/// A cube whose times lie before 1970 (negative Unix seconds) is within the limits; asking
+/// it for the steps between the widest bounds a caller can give once overflowed while
+/// subtracting the first step.
+@Test func stepsBetweenAnyBoundsOnACubeBefore1970() throws {
+  let directory = SampleFiles.temporaryDirectory("early-cube")
+  defer { SampleFiles.remove(directory) }
+  let path = "\(directory)/early.cube"
+  var bytes = try SmallCube.write(to: path)
+  let first: Int64 = -2_208_988_800  // 1900-01-01T00:00:00Z, the earliest a cube may hold
+  bytes.set(littleEndian(UInt64(bitPattern: first), count: 8), at: 40)
+  bytes.set(littleEndian(UInt64(bitPattern: first), count: 8), at: 56)
+  CubeFile.reseal(&bytes)
+  try Data(bytes).write(to: URL(fileURLWithPath: path))
+  let cube = try Cube(path: path)
+  #expect(cube.firstTime == first)
+  #expect(try cube.steps(from: .min, to: .max) == 0..<SmallCube.steps)
+  #expect(try cube.steps(from: .min, to: first + 3600) == 0..<2)
+  #expect(try cube.steps(from: first + 1, to: .max) == 1..<SmallCube.steps)
+  #expect(throws: QueryError.self) { try cube.steps(from: cube.lastStep + 1, to: .max) }
+  #expect(throws: QueryError.self) { try cube.steps(from: .min, to: first - 1) }
+}

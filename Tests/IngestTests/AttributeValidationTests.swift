@@ -125,6 +125,13 @@ import _TestSupport
     expectRefused(
       [late], store: "\(directory)/store", mentions: ["\(late): time: step 1 is 2225-", "outside the years 1900–2200"])
 
+    // Each time is fine, but a cube cannot step 40 days at once.
+    let sparse = "\(directory)/time_sparse.nc"
+    try writeCF(sparse, times: [0, 960])
+    expectRefused(
+      [sparse], store: "\(directory)/store",
+      mentions: ["\(sparse): time: output step of 40 days is longer than a cube holds (31 days)"])
+
     for (label, reference) in [("1e300", 1e300), ("run-id", 285_198_648_572_021_404.0), ("early", -1_200_000)] {
       let path = "\(directory)/reference_\(label).nc"
       try writeCF(path, times: [0, 1], referenceTime: reference)
