@@ -77,7 +77,8 @@ let package = Package(
       name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
       swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
-    .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "_TestSupport"]),
+    .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "GridGeometry", "PointQuery", "_TestSupport"]),
+    .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),
     .testTarget(
       name: "IngestTests",

@@ -6,7 +6,10 @@ extension CubeFile {
   /// This exists for robustness testing and fuzzing: a cube mutated and then resealed gets
   /// past the checksums, so that what a reader does with impossible but self-consistent
   /// fields is what gets tested. No reader or writer of real cubes calls it.
-  package static func reseal(_ bytes: inout [UInt8]) {
+  ///
+  /// With `blocks` false only the header's checksum is recomputed: a test that altered a
+  /// block checksum field on purpose gets a consistent header around it.
+  package static func reseal(_ bytes: inout [UInt8], blocks: Bool = true) {
     guard bytes.count >= CubeLayout.fixedHeaderBytes else { return }
     bytes.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
@@ -19,7 +22,7 @@ extension CubeFile {
         return UnsafeRawBufferPointer(start: reader + Int(offset), count: Int(count))
       }
       let metricCount = UInt64(reader.le(CubeLayout.metricCountOffset, as: UInt32.self))
-      for index in 0..<min(metricCount, 256) {
+      for index in 0..<(blocks ? min(metricCount, UInt64(CubeLimits.metrics.upperBound)) : 0) {
         let entry = CubeLayout.fixedHeaderBytes + Int(index) * CubeLayout.metricEntryBytes
         guard entry + CubeLayout.metricEntryBytes <= size else { break }
         let offset = reader.le(entry + CubeLayout.dataOffsetOffset, as: UInt64.self)
@@ -30,7 +33,7 @@ extension CubeFile {
       }
       let geometryOffset = reader.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
       let geometryBytes = reader.le(CubeLayout.geometryBytesOffset, as: UInt64.self)
-      if let geometry = region(geometryOffset, geometryBytes) {
+      if blocks, let geometry = region(geometryOffset, geometryBytes) {
         base.setLE(XXH64.hash(geometry), at: CubeLayout.geometryChecksumOffset)
       }
       let headerBytes = UInt64(reader.le(CubeLayout.headerBytesOffset, as: UInt32.self))

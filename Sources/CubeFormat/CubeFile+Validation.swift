@@ -1,8 +1,21 @@
 extension CubeFile {
-  /// Decodes the header and checks every offset and checksum against the file's size.
+  /// What a validated cube holds: its header, the geometry's offset and each data block.
+  struct Validated {
+    let header: CubeHeader
+    let geometryOffset: Int
+    let data: [UnsafePointer<UInt16>]
+  }
+
+  /// Decodes the header and checks every field against `CubeLimits` and every offset and
+  /// checksum against the file's size.
+  ///
+  /// Every field is checked in its stored width (a u64 offset is compared as a `UInt64`)
+  /// before it becomes an `Int` or takes part in arithmetic, so that no value in a file
+  /// whose checksums match can trap a reader: a cube is either refused with a reason naming
+  /// the field, or every offset and value it implies is in range.
   static func validate(
     base: UnsafeRawPointer, size: Int, path: String, verify: Bool
-  ) throws(CubeError) -> (CubeHeader, [UnsafePointer<UInt16>]) {
+  ) throws(CubeError) -> Validated {
     func fail(_ reason: String) -> CubeError { CubeError(path: path, reason: reason) }
 
     guard Array(UnsafeRawBufferPointer(start: base, count: 8)) == CubeLayout.magic else {
@@ -19,14 +32,20 @@ extension CubeFile {
           ? "truncated: the header says \(declaredSize) bytes, the file has \(size)"
           : "corrupted: the header says \(declaredSize) bytes, the file has \(size)")
     }
-    let metricCount = Int(base.le(CubeLayout.metricCountOffset, as: UInt32.self))
-    let headerBytes = Int(base.le(CubeLayout.headerBytesOffset, as: UInt32.self))
-    guard metricCount > 0, metricCount <= 256,
-      headerBytes == CubeLayout.fixedHeaderBytes + metricCount * CubeLayout.metricEntryBytes,
-      headerBytes <= size
+    let storedMetricCount = base.le(CubeLayout.metricCountOffset, as: UInt32.self)
+    let storedHeaderBytes = base.le(CubeLayout.headerBytesOffset, as: UInt32.self)
+    // Both are u32 and the count is at most 256 once checked, so the sum is exact.
+    guard storedMetricCount >= 1, storedMetricCount <= UInt32(CubeLimits.metrics.upperBound),
+      UInt64(storedHeaderBytes)
+        == UInt64(CubeLayout.fixedHeaderBytes) + UInt64(storedMetricCount) * UInt64(CubeLayout.metricEntryBytes),
+      UInt64(storedHeaderBytes) <= UInt64(size)
     else {
-      throw fail("corrupted: inconsistent header size (\(headerBytes) bytes for \(metricCount) metrics)")
+      throw fail(
+        "corrupted: inconsistent header size (\(storedHeaderBytes) bytes for \(storedMetricCount) metrics, at most \(CubeLimits.metrics.upperBound))"
+      )
     }
+    let metricCount = Int(storedMetricCount)
+    let headerBytes = Int(storedHeaderBytes)
     let storedHeaderSum = base.le(CubeLayout.headerChecksumOffset, as: UInt64.self)
     var headerCopy = Array(UnsafeRawBufferPointer(start: base, count: headerBytes))
     for index in 0..<8 { headerCopy[CubeLayout.headerChecksumOffset + index] = 0 }
@@ -34,18 +53,10 @@ extension CubeFile {
       throw fail("corrupted: header checksum mismatch")
     }
 
-    let width = Int(base.le(CubeLayout.widthOffset, as: UInt32.self))
-    let height = Int(base.le(CubeLayout.heightOffset, as: UInt32.self))
-    let steps = Int(base.le(CubeLayout.stepsOffset, as: UInt32.self))
-    let plan = CubeLayout.Plan(cells: width * height, steps: steps, metricCount: metricCount)
-    guard width > 0, height > 0, steps > 0, plan.fileBytes == size,
-      Int(base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)) == plan.geometryOffset,
-      Int(base.le(CubeLayout.geometryBytesOffset, as: UInt64.self)) == plan.geometryBytes
-    else {
-      throw fail("corrupted: shape \(width)×\(height)×\(steps) does not match the file's layout")
-    }
+    let plan = try checkedShape(base: base, size: size, metricCount: metricCount, fail: fail)
+    let shape = "\(plan.width)×\(plan.height)×\(plan.steps)"
     if verify {
-      let geometry = UnsafeRawBufferPointer(start: base + plan.geometryOffset, count: plan.geometryBytes)
+      let geometry = UnsafeRawBufferPointer(start: base + plan.layout.geometryOffset, count: plan.layout.geometryBytes)
       guard XXH64.hash(geometry) == base.le(CubeLayout.geometryChecksumOffset, as: UInt64.self) else {
         throw fail("corrupted: geometry checksum mismatch")
       }
@@ -55,35 +66,53 @@ extension CubeFile {
     var data: [UnsafePointer<UInt16>] = []
     for index in 0..<metricCount {
       let entry = CubeLayout.fixedHeaderBytes + index * CubeLayout.metricEntryBytes
-      let metric = CubeMetric(
-        name: base.text(entry, bytes: CubeLayout.nameBytes),
-        unit: base.text(entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes),
-        temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
-        scale: base.leDouble(entry + CubeLayout.scaleOffset),
-        offset: base.leDouble(entry + CubeLayout.valueOffsetOffset))
-      let offset = Int(base.le(entry + CubeLayout.dataOffsetOffset, as: UInt64.self))
-      let bytes = Int(base.le(entry + CubeLayout.dataBytesOffset, as: UInt64.self))
-      guard offset == plan.dataOffsets[index], bytes == plan.dataBytes,
-        metric.scale > 0, metric.scale.isFinite, metric.offset.isFinite, metric.temporal <= 1
-      else {
-        throw fail("corrupted: metric table entry \(index) (\(metric.name)) is inconsistent")
+      guard let name = base.text(entry, bytes: CubeLayout.nameBytes) else {
+        throw fail("corrupted: metric \(index) name is not NUL-terminated UTF-8 text")
+      }
+      let label = "metric \(index) (\(CubeLimits.printable(name)))"
+      guard let unit = base.text(entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes) else {
+        throw fail("corrupted: \(label) unit is not NUL-terminated UTF-8 text")
+      }
+      let sentinel = base.le(entry + CubeLayout.sentinelOffset, as: UInt16.self)
+      guard sentinel == CubeMetric.missing else {
+        throw fail("corrupted: \(label) missing-value sentinel \(sentinel) is not 65535")
+      }
+      let offset = base.le(entry + CubeLayout.dataOffsetOffset, as: UInt64.self)
+      guard offset == UInt64(plan.layout.dataOffsets[index]) else {
+        throw fail(
+          "corrupted: \(label) data offset \(offset) is not \(plan.layout.dataOffsets[index]), where a \(shape) cube's block \(index) starts"
+        )
+      }
+      let bytes = base.le(entry + CubeLayout.dataBytesOffset, as: UInt64.self)
+      guard bytes == UInt64(plan.layout.dataBytes) else {
+        throw fail(
+          "corrupted: \(label) data bytes \(bytes) is not \(plan.layout.dataBytes), the size of a \(shape) block")
       }
       if verify {
-        let block = UnsafeRawBufferPointer(start: base + offset, count: bytes)
+        let block = UnsafeRawBufferPointer(start: base + Int(offset), count: Int(bytes))
         guard XXH64.hash(block) == base.le(entry + CubeLayout.dataChecksumOffset, as: UInt64.self) else {
-          throw fail("corrupted: data checksum mismatch in metric \(metric.name)")
+          throw fail("corrupted: data checksum mismatch in metric \(CubeLimits.printable(name))")
         }
       }
-      metrics.append(metric)
-      data.append((base + offset).assumingMemoryBound(to: UInt16.self))
+      metrics.append(
+        CubeMetric(
+          name: name, unit: unit, temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
+          scale: base.leDouble(entry + CubeLayout.scaleOffset),
+          offset: base.leDouble(entry + CubeLayout.valueOffsetOffset)))
+      data.append((base + Int(offset)).assumingMemoryBound(to: UInt16.self))
+    }
+    guard let model = base.text(CubeLayout.modelOffset, bytes: CubeLayout.modelBytes) else {
+      throw fail("corrupted: model name is not NUL-terminated UTF-8 text")
+    }
+    guard let domain = base.text(CubeLayout.domainOffset, bytes: CubeLayout.domainBytes) else {
+      throw fail("corrupted: domain is not NUL-terminated UTF-8 text")
     }
     let header = CubeHeader(
-      width: width, height: height, steps: steps,
+      width: plan.width, height: plan.height, steps: plan.steps,
       firstStep: base.le(CubeLayout.firstStepOffset, as: Int64.self),
       stepSeconds: base.le(CubeLayout.stepSecondsOffset, as: Int64.self),
       runStart: base.le(CubeLayout.runStartOffset, as: Int64.self),
-      model: base.text(CubeLayout.modelOffset, bytes: CubeLayout.modelBytes),
-      domain: base.text(CubeLayout.domainOffset, bytes: CubeLayout.domainBytes),
+      model: model, domain: domain,
       gridSpacing: base.leDouble(CubeLayout.gridSpacingOffset),
       projection: CubeProjection(
         code: base.le(CubeLayout.projectionCodeOffset, as: UInt32.self),
@@ -91,7 +120,40 @@ extension CubeFile {
           base.leDouble(CubeLayout.projectionParametersOffset + 8 * $0)
         }),
       metrics: metrics)
-    guard header.stepSeconds > 0 else { throw fail("corrupted: time step \(header.stepSeconds) s") }
-    return (header, data)
+    if let problem = CubeLimits.problem(in: header) { throw fail("corrupted: \(problem)") }
+    return Validated(header: header, geometryOffset: plan.layout.geometryOffset, data: data)
+  }
+
+  /// The shape's fields checked against `CubeLimits` in their stored width, then against
+  /// the file: its layout must end exactly at the file's end and the geometry must be
+  /// where the layout puts it.
+  private static func checkedShape(
+    base: UnsafeRawPointer, size: Int, metricCount: Int, fail: (String) -> CubeError
+  ) throws(CubeError) -> (width: Int, height: Int, steps: Int, layout: CubeLayout.Plan) {
+    let storedWidth = base.le(CubeLayout.widthOffset, as: UInt32.self)
+    let storedHeight = base.le(CubeLayout.heightOffset, as: UInt32.self)
+    let storedSteps = base.le(CubeLayout.stepsOffset, as: UInt32.self)
+    // u32 always fits an Int on the 64-bit platforms nwpcube builds for.
+    let (width, height, steps) = (Int(storedWidth), Int(storedHeight), Int(storedSteps))
+    if let problem = CubeLimits.shapeProblem(width: width, height: height, steps: steps) {
+      throw fail("corrupted: \(problem)")
+    }
+    let shape = "\(width)×\(height)×\(steps)"
+    guard let plan = CubeLayout.Plan.checked(cells: width * height, steps: steps, metricCount: metricCount),
+      plan.fileBytes == size
+    else {
+      throw fail("corrupted: shape \(shape) with \(metricCount) metrics does not match the file's \(size) bytes")
+    }
+    let geometryOffset = base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
+    guard geometryOffset == UInt64(plan.geometryOffset) else {
+      throw fail(
+        "corrupted: geometry offset \(geometryOffset) is not \(plan.geometryOffset), where a cube of \(metricCount) metrics has it"
+      )
+    }
+    let geometryBytes = base.le(CubeLayout.geometryBytesOffset, as: UInt64.self)
+    guard geometryBytes == UInt64(plan.geometryBytes) else {
+      throw fail("corrupted: geometry bytes \(geometryBytes) is not \(plan.geometryBytes), the size of a \(shape) grid")
+    }
+    return (width, height, steps, plan)
   }
 }

@@ -25,6 +25,8 @@ public final class CubeFile: @unchecked Sendable {
   /// The file's identity when it was opened.
   public let identity: FileIdentity
   private let base: UnsafeRawPointer
+  /// Where the coordinates start, as validated.
+  private let geometryOffset: Int
   @usableFromInline let data: [UnsafePointer<UInt16>]
   @usableFromInline let steps: Int
 
@@ -55,9 +57,10 @@ public final class CubeFile: @unchecked Sendable {
     }
     let base = UnsafeRawPointer(mapping)
     do {
-      let (header, data) = try Self.validate(base: base, size: size, path: path, verify: verifyChecksums)
-      self.header = header
-      self.data = data
+      let validated = try Self.validate(base: base, size: size, path: path, verify: verifyChecksums)
+      self.header = validated.header
+      self.data = validated.data
+      self.geometryOffset = validated.geometryOffset
     } catch {
       munmap(mapping, size)
       throw error
@@ -114,9 +117,8 @@ public final class CubeFile: @unchecked Sendable {
   public var longitudes: [Float] { geometry(at: header.cells) }
 
   private func geometry(at first: Int) -> [Float] {
-    let offset = Int(base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self))
-    return (0..<header.cells).map { cell in
-      Float(bitPattern: base.le(offset + (first + cell) * 4, as: UInt32.self))
+    (0..<header.cells).map { cell in
+      Float(bitPattern: base.le(geometryOffset + (first + cell) * 4, as: UInt32.self))
     }
   }
 }

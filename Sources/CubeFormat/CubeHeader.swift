@@ -41,10 +41,22 @@ public struct CubeHeader: Sendable, Equatable {
     self.metrics = metrics
   }
 
-  /// Number of cells.
-  public var cells: Int { width * height }
-  /// Valid time of the last step.
-  public var lastStep: Int64 { firstStep + Int64(steps - 1) * stepSeconds }
+  /// Number of cells. Exact for a header within `CubeLimits` (every header a reader
+  /// returns); `Int.max` where the product overflows, so that a caller's size check fails
+  /// instead of trapping.
+  public var cells: Int {
+    let (product, overflow) = width.multipliedReportingOverflow(by: height)
+    return overflow ? .max : product
+  }
+
+  /// Valid time of the last step. Exact for a header within `CubeLimits` (every header a
+  /// reader returns); `Int64.max` or `Int64.min` where the sum overflows, and `firstStep`
+  /// for a header without steps.
+  public var lastStep: Int64 {
+    guard steps > 0 else { return firstStep }
+    return CubeLimits.lastStep(firstStep: firstStep, stepSeconds: stepSeconds, steps: steps)
+      ?? (stepSeconds > 0 ? .max : .min)
+  }
 }
 
 /// A source grid's map projection: the WRF `MAP_PROJ` code and its parameters.

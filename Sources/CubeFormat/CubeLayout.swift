@@ -48,6 +48,9 @@ enum CubeLayout {
   }
 
   /// Where each part of a cube with this shape goes.
+  ///
+  /// `init` trusts its shape (a writer's, checked against `CubeLimits` first); a reader
+  /// uses `checked`, which forms every size with overflow-reporting arithmetic.
   struct Plan {
     let headerBytes: Int
     let geometryOffset: Int
@@ -71,6 +74,30 @@ enum CubeLayout {
       let end = geometryOffset + geometryBytes
       fileBytes = offsets.last.map { $0 + cells * steps * MemoryLayout<UInt16>.size } ?? end
     }
+
+    /// The plan of a shape, or nil when a size or offset in it does not fit in an `Int`.
+    static func checked(cells: Int, steps: Int, metricCount: Int) -> Plan? {
+      guard cells > 0, steps > 0, metricCount > 0 else { return nil }
+      func product(_ a: Int, _ b: Int) -> Int? {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? nil : value
+      }
+      func sum(_ a: Int, _ b: Int) -> Int? {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : value
+      }
+      // The largest offset `init` forms: the geometry's end and every data block but the
+      // last, each rounded up to the alignment, then the last block's end.
+      guard let headerBytes = product(metricCount, metricEntryBytes).flatMap({ sum($0, fixedHeaderBytes) }),
+        let geometryBytes = product(cells, 2 * MemoryLayout<Float>.size),
+        let dataBytes = product(cells, steps).flatMap({ product($0, MemoryLayout<UInt16>.size) }),
+        let geometryEnd = sum(aligned(headerBytes), geometryBytes).flatMap({ sum($0, blockAlignment) }),
+        let stride = sum(dataBytes, blockAlignment),
+        let blocks = product(stride, metricCount - 1).flatMap({ sum($0, dataBytes) }),
+        sum(geometryEnd, blocks) != nil
+      else { return nil }
+      return Plan(cells: cells, steps: steps, metricCount: metricCount)
+    }
   }
 }
 
@@ -84,9 +111,12 @@ extension UnsafeRawPointer {
     Double(bitPattern: le(offset, as: UInt64.self))
   }
 
-  func text(_ offset: Int, bytes: Int) -> String {
+  /// The NUL-terminated UTF-8 text of a field `bytes` wide; nil when the field has no NUL
+  /// or its text is not valid UTF-8 (a reader refuses both rather than guessing).
+  func text(_ offset: Int, bytes: Int) -> String? {
     let buffer = UnsafeRawBufferPointer(start: self + offset, count: bytes)
-    return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    guard let end = buffer.firstIndex(of: 0) else { return nil }
+    return String(validating: buffer[..<end], as: UTF8.self)
   }
 }
 

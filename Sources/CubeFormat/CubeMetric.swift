@@ -39,6 +39,11 @@ public struct CubeMetric: Sendable, Equatable {
     word == Self.missing ? nil : offset + scale * Double(word)
   }
 
-  /// The smallest and largest representable values.
-  public var range: ClosedRange<Double> { offset...(offset + scale * 65534) }
+  /// The smallest and largest representable values. A metric outside `CubeLimits` (never
+  /// one a reader returns) whose bounds are not ordered numbers gets −∞…∞, not a trap.
+  public var range: ClosedRange<Double> {
+    let top = offset + scale * Double(CubeLimits.largestWord)
+    guard offset <= top else { return -Double.infinity...Double.infinity }
+    return offset...top
+  }
 }

@@ -6,7 +6,9 @@
 
 /// Writes a cube into a hidden temporary file next to its destination and publishes it
 /// atomically: checksums, `msync`, `fsync`, `rename`, then `fsync` of the directory. Until
-/// `publish()` returns, readers see the previous cube or none, never a partial one.
+/// `publish()` returns, readers see the previous cube or none, never a partial one. The
+/// temporary file is named and locked as `TemporaryFiles` describes, so that one left by a
+/// killed writer is recognised and removed later.
 ///
 /// Values arrive one time step at a time but are stored time-contiguous per cell, so the
 /// writer scatters each step into a shared file mapping: memory use stays at one step's
@@ -35,11 +37,19 @@ public final class CubeWriter {
     plan = CubeLayout.Plan(cells: header.cells, steps: header.steps, metricCount: header.metrics.count)
     let directory = FileSystem.directory(of: destination)
     try FileSystem.makeDirectories(directory, for: destination)
-    temporaryPath = "\(directory)/.\(FileSystem.basename(destination)).tmp.\(getpid())"
-    descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+    temporaryPath = TemporaryFiles.path(for: destination)
+    // A file under this name is a leftover of an earlier process with this PID: it is
+    // replaced by a new file (a new inode), never written over, so that no one else's open
+    // descriptor or mapping ever sees these writes.
+    unlink(temporaryPath)
+    descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw CubeError(path: temporaryPath, reason: "cannot create: \(FileSystem.errnoText())")
     }
+    // Held until the rename: it tells `TemporaryFiles` that the writer lives, whatever its PID
+    // means to the process looking. Where locks are unsupported the cleaner keeps files whose
+    // PID exists, so failing to lock is no error.
+    _ = flock(descriptor, LOCK_EX)
     guard ftruncate(descriptor, off_t(plan.fileBytes)) == 0,
       let mapping = mmap(nil, plan.fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
       mapping != MAP_FAILED
@@ -90,13 +100,19 @@ public final class CubeWriter {
     let flushed = msync(base, plan.fileBytes, MS_SYNC) == 0
     munmap(base, plan.fileBytes)
     self.base = nil
-    let synced = flushed && fsync(descriptor) == 0
-    close(descriptor)
-    descriptor = -1
-    guard synced else {
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: "cannot flush to disk: \(FileSystem.errnoText())")
+    // The descriptor, and so the lock, is kept until the rename: a cleaner must never find
+    // the finished file unlocked under its temporary name.
+    defer {
+      close(descriptor)
+      descriptor = -1
     }
+    guard flushed && fsync(descriptor) == 0 else {
+      let reason = "cannot flush to disk: \(FileSystem.errnoText())"
+      unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: reason)
+    }
+    // Only ever a rename: a served cube is replaced, never written over or truncated (its
+    // readers' mappings would change under them; see README, "Operating nwpcube").
     guard rename(temporaryPath, destination) == 0 else {
       let reason = "cannot rename into place: \(FileSystem.errnoText())"
       unlink(temporaryPath)

@@ -36,4 +36,18 @@ enum FileSystem {
     fsync(descriptor)
     close(descriptor)
   }
+
+  /// The names in a directory (without `.` and `..`); empty when it cannot be read.
+  static func entries(of directory: String) -> [String] {
+    guard let stream = opendir(directory) else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
 }

@@ -46,6 +46,12 @@ public final class MapProjection: Sendable {
   /// WRF's `EARTH_RADIUS_M`: every WRF and MM5 projection is computed on this sphere.
   public static let earthRadius = 6_370_000.0
 
+  /// The grid spacings (DX, metres) a projection accepts: from a metre, below any
+  /// large-eddy run, to a little more than half the Earth's circumference, as a cube's
+  /// nominal spacing (`CubeLimits.gridSpacing`). Outside it the constants lose all meaning
+  /// (and a spacing near 0 makes them infinite).
+  public static let gridSpacings: ClosedRange<Double> = 1...21_000_000
+
   /// The projection.
   public let kind: Kind
   /// The cells in one turn of longitude along x, for the projections whose x wraps round
@@ -111,7 +117,7 @@ public final class MapProjection: Sendable {
   ///   WRF's POLE_LAT; ±90 or NaN means no rotation. The rotated frame's pole is then at
   ///   (POLE_LAT, 180 − STAND_LON). POLE_LON only shifts computational longitudes by a
   ///   constant, which anchoring removes, so it is not needed.
-  /// - `gridSpacing` is DX in metres; latitude-longitude grids take their spacing in
+  /// - `gridSpacing` is DX in metres, within `gridSpacings`; latitude-longitude grids take their spacing in
   ///   degrees from it on WRF's sphere, in both directions.
   ///
   /// Throws `projectionRejected` naming the parameter that describes no projection.
@@ -121,6 +127,10 @@ public final class MapProjection: Sendable {
   ) throws(GeometryError) {
     guard gridSpacing.isFinite, gridSpacing > 0 else {
       throw .projectionRejected("DX \(gridSpacing) is not a positive grid spacing")
+    }
+    guard Self.gridSpacings.contains(gridSpacing) else {
+      throw .projectionRejected(
+        "DX \(gridSpacing) m is not in \(Int(Self.gridSpacings.lowerBound))…\(Int(Self.gridSpacings.upperBound)) m")
     }
     guard abs(origin.latitude) <= 90, abs(origin.longitude) <= 360 else {
       throw .projectionRejected("the first cell \(origin.latitude), \(origin.longitude) is not a position on the globe")

@@ -43,11 +43,16 @@ public enum Ingestor {
     public let published: [Published]
     /// Metrics left out and other things an operator should know.
     public let warnings: [String]
+    /// Temporary files of killed or crashed writers that were removed from the store first.
+    public let removedTemporaryFiles: [TemporaryFiles.Leftover]
   }
 
   /// Reads `paths` (in any order; one file with many steps or one file per step), derives
   /// the metrics and publishes one cube per domain. Nothing is published for a domain
   /// whose input has an error; a domain published before the error stays published.
+  ///
+  /// First removes the store's stale temporary files (see `TemporaryFiles`): every ingest
+  /// killed while writing leaves one as large as its cube.
   public static func run(_ paths: [String], options: Options) throws(IngestError) -> Report {
     guard let first = paths.first else {
       throw IngestError(path: "ingest", reason: "no input files given")
@@ -62,6 +67,7 @@ public enum Ingestor {
       throw IngestError(
         path: map.path, reason: "a variable map applies to CF files; these were read as \(convention.rawValue)")
     }
+    let removed = TemporaryFiles.removeStale(in: options.store)
     let plans: [IngestPlan]
     switch convention {
     case .wrf, .auto: plans = try WRFConvention.plans(paths)
@@ -75,6 +81,7 @@ public enum Ingestor {
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(try CubePublisher.publish(plan, store: options.store, model: model))
     }
-    return Report(convention: convention, published: published, warnings: warnings)
+    return Report(
+      convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed)
   }
 }

@@ -94,7 +94,8 @@ private struct ScannedFile {
           throw IngestError(
             path: path, variable: "Times", reason: "step \(index + 1) is \"\(text)\", not YYYY-MM-DD_HH:MM:SS")
         }
-        steps.append(StepSource(path: path, index: index, time: time))
+        let checked = try TimeAxis.checked(time, path: path, variable: "Times", what: "step \(index + 1)")
+        steps.append(StepSource(path: path, index: index, time: checked))
       }
       guard let firstTime = steps.first?.time else {
         throw IngestError(path: path, variable: "Times", reason: "the file has no time steps")
@@ -110,12 +111,15 @@ private struct ScannedFile {
       self.attributes = file.globalAttributes
       self.variables = file.variables
       self.steps = steps
-      let gridID = file.globalAttributes["GRID_ID"]?.number.map { Int($0) } ?? 1
-      self.domain = gridID < 10 ? "d0\(gridID)" : "d\(gridID)"
+      self.domain = try Self.domain(file.globalAttributes["GRID_ID"], path: path)
       // The run is the simulation's start; cut or restarted files may only say START_DATE.
+      let start = ["SIMULATION_START_DATE", "START_DATE"].lazy.compactMap { name in
+        file.globalAttributes[name]?.text.flatMap(UTC.parseWRF).map { (name, $0) }
+      }.first
       self.runStart =
-        ["SIMULATION_START_DATE", "START_DATE"].lazy
-        .compactMap { file.globalAttributes[$0]?.text.flatMap(UTC.parseWRF) }.first ?? firstTime
+        try start.map { (name, time) throws(IngestError) in
+          try TimeAxis.checked(time, path: path, variable: name, what: "the run's start")
+        } ?? firstTime
     } catch let error as IngestError {
       throw error
     } catch let error as NCError {
@@ -123,5 +127,20 @@ private struct ScannedFile {
     } catch {
       throw IngestError(path: path, reason: "\(error)")
     }
+  }
+
+  /// The domain name (`d01`…`d99`) of a file's `GRID_ID`, which WRF numbers from 1; a file
+  /// without one is the outermost domain. Anything but a whole number in 1…99 is refused:
+  /// it would name a directory of the store (`d0-5`) or trap when converted (NaN, 1e300).
+  static func domain(_ attribute: NCAttribute?, path: String) throws(IngestError) -> String {
+    guard let attribute else { return "d01" }
+    guard let number = attribute.number, number.isFinite, number.rounded() == number, (1...99).contains(number)
+    else {
+      let shown = attribute.text.map { "\"\($0)\"" } ?? attribute.number.map { "\($0)" } ?? "empty"
+      throw IngestError(
+        path: path, variable: "GRID_ID", reason: "\(shown) is not a domain number; WRF numbers domains 1…99")
+    }
+    let id = Int(number)
+    return id < 10 ? "d0\(id)" : "d\(id)"
   }
 }

@@ -7,8 +7,11 @@ extension Cube {
     guard from <= to, to >= firstStep, from <= lastStep else {
       throw .timeOutsideRun(time: from < firstStep ? from : to, run: run, first: firstStep, last: lastStep)
     }
-    let first = from <= firstStep ? 0 : Int((from - firstStep + stepSeconds - 1) / stepSeconds)
-    let last = min(Int((to - firstStep) / stepSeconds), steps - 1)
+    // Clamped to the run before subtracting: a caller may ask from Int64.min to Int64.max,
+    // and the difference of such a bound and the first step would overflow.
+    let (from, to) = (max(from, firstStep), min(to, lastStep))
+    let first = Int((from - firstStep + stepSeconds - 1) / stepSeconds)
+    let last = Int((to - firstStep) / stepSeconds)
     guard first <= last else {
       throw .timeOutsideRun(time: from, run: run, first: firstStep, last: lastStep)
     }

@@ -2,6 +2,12 @@ import CubeFormat
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A live store directory (`STORE/<model>/<domain>/<run>.cube`): the catalog of its runs,
 /// kept current without a restart.
 ///
@@ -20,23 +26,52 @@ public final class ForecastStore: Sendable {
   private let verifyChecksums: Bool
   private let preferredChangeDetection: ChangeDetection
   private let state: Mutex<StoreScan>
+  /// Told of every catalog a scan makes, the first one included.
+  private let onScan: @Sendable (RunCatalog) -> Void
 
-  /// Scans and opens the store. A cube that fails verification is an error naming it; an
-  /// empty store is an error.
+  /// Scans and opens the store for a one-off reader (the command line): a cube that fails
+  /// verification is an error naming it; an empty store is an error.
   public convenience init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
     try self.init(path: path, verifyChecksums: verifyChecksums, changeDetection: .notification)
   }
 
+  /// Scans and opens the store for a long-running reader (a server), which must start and
+  /// keep going whatever the store holds: a cube that fails verification is left out and
+  /// named in `catalog.problems`, as every later rescan does, and an empty store is allowed
+  /// (queries throw `emptyStore` or `noReadableCube` until a readable run is published).
+  /// Throws only when `path` is not a directory that can be read, which is a mistake in the
+  /// configuration rather than a state of the store.
+  ///
+  /// `onScan` is called with the first catalog and then with each catalog a rescan makes, on
+  /// the thread that asked for it, so that the server can log the problems.
+  public convenience init(
+    serving path: String, verifyChecksums: Bool = true, onScan: @escaping @Sendable (RunCatalog) -> Void = { _ in }
+  ) throws(QueryError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw .unreadableStore(path, reason: String(cString: strerror(errno))) }
+    guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .unreadableStore(path, reason: "not a directory") }
+    guard access(path, R_OK | X_OK) == 0 else {
+      throw .unreadableStore(path, reason: String(cString: strerror(errno)))
+    }
+    try self.init(
+      path: path, verifyChecksums: verifyChecksums, changeDetection: .notification, strict: false, onScan: onScan)
+  }
+
   /// A store that notices changes by `changeDetection` where it can, and by stamps where it
-  /// cannot.
-  init(path: String, verifyChecksums: Bool, changeDetection: ChangeDetection) throws(QueryError) {
+  /// cannot. A `strict` store refuses an unreadable cube or an empty store at the first scan.
+  init(
+    path: String, verifyChecksums: Bool, changeDetection: ChangeDetection, strict: Bool = true,
+    onScan: @escaping @Sendable (RunCatalog) -> Void = { _ in }
+  ) throws(QueryError) {
     self.path = path
     self.verifyChecksums = verifyChecksums
     preferredChangeDetection = changeDetection
+    self.onScan = onScan
     let scan = try StoreScan(
-      store: path, previous: nil, verifyChecksums: verifyChecksums, strict: true, changeDetection: changeDetection)
-    guard !scan.catalog.cubes.isEmpty else { throw .emptyStore(path) }
+      store: path, previous: nil, verifyChecksums: verifyChecksums, strict: strict, changeDetection: changeDetection)
+    if strict, scan.catalog.cubes.isEmpty { throw .emptyStore(path) }
     state = Mutex(scan)
+    onScan(scan.catalog)
   }
 
   /// The current catalog: rescanned first if a run was published or removed since the last
@@ -50,11 +85,14 @@ public final class ForecastStore: Sendable {
         store: path, previous: last, verifyChecksums: verifyChecksums, strict: false,
         changeDetection: preferredChangeDetection)
     else { return last.catalog }
-    return state.withLock { current in
+    let (catalog, replaced) = state.withLock { current in
       // Two readers may rescan at once; the later scan wins.
-      if fresh.scannedAt >= current.scannedAt { current = fresh }
-      return current.catalog
+      guard fresh.scannedAt >= current.scannedAt else { return (current.catalog, false) }
+      current = fresh
+      return (fresh.catalog, true)
     }
+    if replaced { onScan(catalog) }
+    return catalog
   }
 
   /// How the current scan notices changes.

@@ -14,8 +14,13 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   case unknownMetric(String, known: [String])
   /// The coordinates are not numbers on the globe.
   case invalidCoordinate(latitude: Double, longitude: Double)
-  /// The store has no readable cube.
+  /// The store holds no cube at all.
   case emptyStore(String)
+  /// The store holds cubes but none of them can be opened; `problems` says why, one line
+  /// per cube.
+  case noReadableCube(String, problems: [String])
+  /// The store's directory cannot be read.
+  case unreadableStore(String, reason: String)
   /// A named domain is not in the store.
   case unknownDomain(String, known: [String])
   /// A cube could not be opened.
@@ -39,6 +44,11 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
       return "invalid coordinate \(lat), \(lon): latitude must be in −90…90 and longitude in −180…360"
     case .emptyStore(let path):
       return "\(path): no cubes in this store (ingest a run first)"
+    case .noReadableCube(let path, let problems):
+      let count = problems.count == 1 ? "its only cube cannot" : "none of its \(problems.count) cubes can"
+      return "\(path): no readable cube in this store: \(count) be opened; \(problems[0])"
+    case .unreadableStore(let path, let reason):
+      return "\(path): cannot read the store directory: \(reason)"
     case .unknownDomain(let name, let known):
       return "unknown domain '\(name)'; the store has \(known.joined(separator: ", "))"
     case .unreadableCube(let reason):

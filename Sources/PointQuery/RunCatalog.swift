@@ -14,7 +14,7 @@ public struct RunCatalog: Sendable {
   /// Every cube, in answering order: newest run first, then finest grid, then model and
   /// domain name (so that the order is total and reproducible).
   public let cubes: [Cube]
-  /// Cubes the last rescan could not open, one line each (they are left out).
+  /// Cubes the scan could not open, one line each (they are left out).
   public let problems: [String]
 
   /// A catalog of `cubes`, ordered for answering.
@@ -31,11 +31,13 @@ public struct RunCatalog: Sendable {
 
   /// The cubes that can answer at a point, in answering order, each with where the point
   /// falls in it. Throws `outsideDomain` (with a longitude-sign hint when the mirrored point
-  /// is covered) when no cube contains the point, and `unknownDomain` for a `domain` the
-  /// store does not have.
+  /// is covered) when no cube contains the point, `unknownDomain` for a `domain` the
+  /// store does not have, and `emptyStore` or `noReadableCube` when no cube can answer at
+  /// all: the service's trouble, not the question's.
   public func sources(
     latitude: Double, longitude: Double, method: InterpolationMethod, domain: String? = nil
   ) throws(QueryError) -> PointSources {
+    guard !cubes.isEmpty else { throw unavailable }
     var candidates = cubes
     if let domain {
       candidates = cubes.filter { $0.header.domain == domain }
@@ -63,6 +65,11 @@ public struct RunCatalog: Sendable {
       ? "did you mean longitude \(mirrored)? Longitudes are east-positive, so places west of Greenwich are negative"
       : nil
     throw .outsideDomain(latitude: latitude, longitude: longitude, domains: names, hint: hint)
+  }
+
+  /// Why this catalog cannot answer anything, when it has no cube.
+  public var unavailable: QueryError {
+    problems.isEmpty ? .emptyStore(store) : .noReadableCube(store, problems: problems)
   }
 
   /// The cube answering at a point and time, and where the point falls in it.

@@ -2,25 +2,45 @@
 ///
 /// Pure integer arithmetic (proleptic Gregorian, no leap seconds) rather than Foundation's
 /// formatters: it is exact, allocation-free and behaves the same on every platform.
+///
+/// Every function is total: any `Int64` (a time read from a file or a request) and any
+/// calendar field gives an answer or nil, never an overflow trap.
 public enum UTC {
-  /// Unix seconds of a calendar date and time; nil when a field is out of range.
+  /// Years whose days `daysFromCivil` counts without overflow, and a superset of those whose
+  /// seconds fit an `Int64` (about ±292 billion years).
+  static let calendarYears = -1_000_000_000_000...1_000_000_000_000
+
+  /// Unix seconds of a calendar date and time; nil when a field is out of range or the
+  /// instant is not representable in an `Int64`.
   public static func seconds(
     year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0
   ) -> Int64? {
-    guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+    guard calendarYears.contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
       (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
     else { return nil }
-    return Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
-      + Int64(hour * 3600 + minute * 60 + second)
+    let days = Int64(daysFromCivil(year: year, month: month, day: day))
+    let secondOfDay = Int64(hour * 3600 + minute * 60 + second)
+    // Before 1970 a day's midnight can lie below Int64.min while the instant does not
+    // (the last representable day): count back from the next midnight instead.
+    let (wholeDays, rest) = days < 0 ? (days + 1, secondOfDay - 86_400) : (days, secondOfDay)
+    let (midnight, overflow) = wholeDays.multipliedReportingOverflow(by: 86_400)
+    let (instant, beyond) = midnight.addingReportingOverflow(rest)
+    return overflow || beyond ? nil : instant
   }
 
   /// The calendar fields of Unix seconds.
   public static func components(
     _ seconds: Int64
   ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-    let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400)
-    let secondOfDay = Int(seconds - Int64(days) * 86_400)
-    let (year, month, day) = civil(fromDays: days)
+    // Floor division without forming `seconds − 86 399`, which overflows for Int64.min.
+    var days = seconds / 86_400
+    var secondOfDay = Int(seconds % 86_400)
+    if secondOfDay < 0 {
+      days -= 1
+      secondOfDay += 86_400
+    }
+    // |days| ≤ 1.1 × 10¹⁴, far inside what `civil` computes without overflow.
+    let (year, month, day) = civil(fromDays: Int(days))
     return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
   }
 
@@ -39,17 +59,19 @@ public enum UTC {
       body = body.dropLast()
     } else if body.count > 10, let sign = body.dropFirst(10).lastIndex(where: { $0 == "+" || $0 == "-" }) {
       let zone = body[body.index(after: sign)...].split(separator: ":")
-      guard (1...2).contains(zone.count), let hours = Int(zone[0]), hours <= 14,
-        let minutes = zone.count == 2 ? Int(zone[1]) : 0, minutes < 60
+      guard (1...2).contains(zone.count), let hours = digits(zone[0]), hours <= 14,
+        let minutes = zone.count == 2 ? digits(zone[1]) : 0, minutes < 60
       else { return nil }
       offset = Int64(hours * 3600 + minutes * 60) * (body[sign] == "+" ? 1 : -1)
       body = body[..<sign]
     }
     guard let local = parse(String(body), dateTimeSeparators: ["T", "t", " "]) else { return nil }
+    // `local` is within years 0…9999 and |offset| ≤ 15 h, so the difference is exact.
     return local - offset
   }
 
-  /// `YYYY-MM-DDTHH:MM:SSZ`.
+  /// `YYYY-MM-DDTHH:MM:SSZ`; years before 0 get a minus sign (`-0001`), years after 9999
+  /// more digits, as ISO 8601's expanded years.
   public static func iso8601(_ seconds: Int64) -> String {
     let c = components(seconds)
     return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
@@ -65,7 +87,7 @@ public enum UTC {
     let characters = Array(text)
     func number(_ range: Range<Int>) -> Int? {
       guard range.upperBound <= characters.count else { return nil }
-      return Int(String(characters[range])).flatMap { $0 >= 0 ? $0 : nil }
+      return digits(characters[range])
     }
     guard characters.count >= 10, characters[4] == "-", characters[7] == "-",
       let year = number(0..<4), let month = number(5..<7), let day = number(8..<10)
@@ -89,9 +111,22 @@ public enum UTC {
     return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
   }
 
+  /// The value of a field of ASCII digits only (no sign, no spaces), nil otherwise; at
+  /// most 9 digits, so that it cannot overflow.
+  private static func digits(_ text: some Collection<Character>) -> Int? {
+    guard !text.isEmpty, text.count <= 9 else { return nil }
+    var value = 0
+    for character in text {
+      guard let digit = character.asciiValue, digit >= 48, digit <= 57 else { return nil }
+      value = value * 10 + Int(digit - 48)
+    }
+    return value
+  }
+
+  /// `value` with leading zeros to `width` digits, after its sign.
   private static func pad(_ value: Int, _ width: Int = 2) -> String {
-    let text = String(value)
-    return String(repeating: "0", count: max(0, width - text.count)) + text
+    let digits = String(value.magnitude)
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
   static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }

@@ -13,7 +13,8 @@ struct IngestCommand: ParsableCommand {
       are sorted by time (WRF Times or CF time; the convention is detected unless --convention \
       says). Duplicate steps, gaps and uneven steps are errors. Metrics whose \
       inputs are missing are left out with a warning on standard error. Prints the path of \
-      each published cube.
+      each published cube. Temporary files left in the store by killed ingests are removed \
+      first, each named on standard error.
       """
   )
 
@@ -43,6 +44,7 @@ struct IngestCommand: ParsableCommand {
     let variableMap = try map.map { (path) throws(IngestError) in try VariableMap(path: path) }
     let report = try Ingestor.run(
       files, options: .init(store: store, model: model, convention: convention, map: variableMap))
+    for leftover in report.removedTemporaryFiles { printError(leftover.description) }
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CubeFormat
 import PointQuery
 import UTCTime
 
@@ -11,7 +12,8 @@ struct PruneCommand: ParsableCommand {
       behind a newer 72-hour one) is kept until a newer run reaches that far. Safe while \
       readers run: a process that has a cube open keeps reading it, and picks up the \
       change on its next query. Prints one line per cube: keep, keep (still needed), \
-      delete, or skip (unreadable).
+      delete, or skip (unreadable). Also removes the temporary files of ingests that were \
+      killed while writing, one line each.
       """
   )
 
@@ -31,6 +33,8 @@ struct PruneCommand: ParsableCommand {
   func run() throws {
     let decisions =
       dryRun ? StorePruning.plan(store: store, keep: keep) : try StorePruning.prune(store: store, keep: keep)
+    let leftovers = dryRun ? TemporaryFiles.stale(in: store) : TemporaryFiles.removeStale(in: store)
+    for leftover in leftovers { print(leftover.described(verb: dryRun ? "would remove" : "removed")) }
     guard !decisions.isEmpty else { throw QueryError.emptyStore(store) }
     for decision in decisions {
       let verb =

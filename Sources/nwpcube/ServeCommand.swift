@@ -9,7 +9,9 @@ struct ServeCommand: AsyncParsableCommand {
     abstract: "Serve forecasts over HTTP: the legacy app's endpoints, /v1/forecast, /v1/runs and metrics.",
     discussion: """
       Answers from the newest runs of the store, and picks up runs published or pruned \
-      later without a restart. SIGTERM or SIGINT stop it gracefully: it stops accepting \
+      later without a restart. Starts whatever the store holds: a cube that cannot be \
+      opened is left out with an error in the log, and an empty or wholly unreadable store \
+      answers 503 (and /healthz "unavailable") until a readable run is published. SIGTERM or SIGINT stop it gracefully: it stops accepting \
       connections and lets requests in flight finish. Each request is logged as one line \
       with its method, path, status, duration and request id. The API is described by \
       GET /openapi.yaml.

@@ -13,25 +13,34 @@ import PointQuery
 /// or with `runService()`. The store is rescanned as runs are published and pruned, so the
 /// service answers from the newest runs without a restart.
 ///
+/// The service starts whatever the store holds, as it keeps running whatever happens to the
+/// store: a cube that cannot be opened is left out with an error in the log, and an empty or
+/// wholly unreadable store answers 503 (and `/healthz` says `unavailable`) until a readable
+/// run is published.
+///
 /// - Parameters:
 ///   - logger: Where request logs and server events go.
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
-/// - Throws: `QueryError` when the store has no readable cube.
+/// - Throws: `QueryError.unreadableStore` when the store's directory cannot be read.
 public func buildApplication(
   _ settings: ServiceSettings, logger: Logger,
   onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) throws(QueryError) -> some ApplicationProtocol {
-  let store = try ForecastStore(path: settings.store)
+  let health = ServiceHealth(store: settings.store, logger: logger)
+  let store = try ForecastStore(serving: settings.store, onScan: health.observe)
   let forecaster = Forecaster(store: store)
   let metrics = ServiceMetrics()
-  let router = Router(context: BasicRequestContext.self)
+  // HEAD is answered as GET is; the encoder drops the body and keeps its length.
+  let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
   // Outermost first: the log and the metrics see the status the error middleware chose.
   router.add(middleware: RequestLogMiddleware())
   router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
   router.add(middleware: JSONErrorMiddleware())
+  router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
   LegacyRoutes(forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ForecastRoute(forecaster: forecaster, limits: settings.limits, clock: settings.clock).register(on: router)
-  ServiceRoutes(store: store, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI()).register(on: router)
+  ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
+    .register(on: router)
   return Application(
     router: router,
     server: .http1(

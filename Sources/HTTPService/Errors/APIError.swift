@@ -31,4 +31,8 @@ struct LocationError: Error, JSONErrorResponse {
   var description: String {
     "location_id \(index) (latitude \(latitude), longitude \(longitude)): \(underlying.description)"
   }
+
+  var message: String {
+    "location_id \(index) (latitude \(latitude), longitude \(longitude)): \(underlying.message)"
+  }
 }

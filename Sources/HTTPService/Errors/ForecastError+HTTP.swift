@@ -11,4 +11,10 @@ extension ForecastError: JSONErrorResponse {
     case .unknownMetric, .unknownDailyVariable, .outOfRange: .badRequest
     }
   }
+
+  /// The store error's own message for a store error, so that its paths stay private too.
+  public var message: String {
+    if case .query(let error) = self { return error.message }
+    return description
+  }
 }

@@ -5,14 +5,19 @@ import Hummingbird
 ///
 /// The core libraries' errors (`QueryError`, `ForecastError`, `UnitError`,
 /// `LocalTimeError`) conform here, in the server module, so that they stay free of HTTP:
-/// each says which status it means, and its description is the message. (Public only
+/// each says which status it means, and its description is the message unless it gives one. (Public only
 /// because a public error type's conformance must be.)
-public protocol JSONErrorResponse: HTTPResponseError, CustomStringConvertible {}
+public protocol JSONErrorResponse: HTTPResponseError, CustomStringConvertible {
+  /// What the client is told; the description unless the error says otherwise.
+  var message: String { get }
+}
 
 extension JSONErrorResponse {
-  /// The error as a response: its status, and its description as the message.
+  public var message: String { description }
+
+  /// The error as a response: its status and its message.
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    JSONErrorBody.response(status: status, message: description)
+    JSONErrorBody.response(status: status, message: message)
   }
 }
 

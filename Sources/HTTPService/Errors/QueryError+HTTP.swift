@@ -9,7 +9,22 @@ extension QueryError: JSONErrorResponse {
     switch self {
     case .outsideDomain, .timeOutsideRun, .timeNotCovered: .notFound
     case .unknownMetric, .invalidCoordinate, .unknownDomain: .badRequest
-    case .emptyStore, .unreadableCube: .serviceUnavailable
+    case .emptyStore, .noReadableCube, .unreadableStore, .unreadableCube: .serviceUnavailable
+    }
+  }
+
+  /// The description, except that the store's trouble is told without its paths, which stay
+  /// private (the log and `/healthz` name the cubes, relative to the store).
+  public var message: String {
+    switch self {
+    case .emptyStore:
+      "the store has no readable cube: it holds no run yet; the service answers once one is published"
+    case .noReadableCube(_, let problems):
+      "the store has no readable cube: \(problems.count == 1 ? "its only cube cannot" : "none of its \(problems.count) cubes can") be opened; /healthz names the problems"
+    case .unreadableStore, .unreadableCube:
+      "the store has no readable cube; the server log has the cause"
+    default:
+      description
     }
   }
 }

@@ -14,7 +14,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as any JSONErrorResponse {
-      return JSONErrorBody.response(status: error.status, message: error.description)
+      return JSONErrorBody.response(status: error.status, message: error.message)
     } catch let error as any HTTPResponseError {
       let message =
         error.status == .notFound

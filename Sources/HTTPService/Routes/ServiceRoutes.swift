@@ -12,6 +12,7 @@ struct ServiceRoutes: Sendable {
   static let openAPIPath = "/openapi.yaml"
 
   let store: ForecastStore
+  let health: ServiceHealth
   let metrics: ServiceMetrics
   /// The OpenAPI document, nil when it is not installed beside the binary.
   let openAPI: String?
@@ -22,11 +23,10 @@ struct ServiceRoutes: Sendable {
       let runs = RunListing.json(StoreInventory.runs(in: store.path), paths: false)
       return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
     }
-    // Liveness only, and deliberately trivial: it answers while the process can serve at
-    // all, and it is the baseline the load test measures the forecast routes against.
-    router.get(RouterPath(Self.healthPath)) { _, _ in
-      Responses.text(#"{"status":"ok"}"#, contentType: Responses.json)
-    }
+    // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load
+    // balancers poll it and the load test measures the forecast routes against it: the
+    // store's change check is one system call, as on every query.
+    router.get(RouterPath(Self.healthPath)) { _, _ in health.response(for: store.catalog) }
     router.get(RouterPath(Self.metricsPath)) { _, _ in
       Responses.text(metrics.exposition(catalog: store.catalog), contentType: Responses.prometheus)
     }

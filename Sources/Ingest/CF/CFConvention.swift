@@ -57,11 +57,15 @@ private func runStart(file: NCFile, reference: Int64, firstStep: Int64) throws(I
   if let variable = file.variables["forecast_reference_time"], variable.shape.count <= 1,
     let units = variable.attributes["units"]?.text, let (unit, base) = CFTime.parse(units)
   {
+    let values: [Double]
     do {
-      let values = try file.readUnpacked(variable.name, start: variable.shape.map { _ in 0 }, count: variable.shape)
-      if let first = values.first, first.isFinite { return base + Int64((first * unit).rounded()) }
+      values = try file.readUnpacked(variable.name, start: variable.shape.map { _ in 0 }, count: variable.shape)
     } catch {
       throw IngestError(error)
+    }
+    if let first = values.first, first.isFinite {
+      return try TimeAxis.time(
+        first, secondsPerUnit: unit, since: base, path: file.path, variable: variable.name, what: "the run's start")
     }
   }
   return firstStep - reference >= 0 && firstStep - reference <= 16 * 86_400 ? reference : firstStep

@@ -41,9 +41,17 @@ struct CFTime {
     if let bad = values.firstIndex(where: { !$0.isFinite }) {
       throw IngestError(path: file.path, variable: time.name, reason: "step \(bad + 1) has no time value")
     }
+    var times: [Int64] = []
+    times.reserveCapacity(values.count)
+    for (index, value) in values.enumerated() {
+      times.append(
+        try TimeAxis.time(
+          value, secondsPerUnit: unit, since: reference, path: file.path, variable: time.name,
+          what: "step \(index + 1)"))
+    }
     variable = time.name
     self.reference = reference
-    times = values.map { reference + Int64(($0 * unit).rounded()) }
+    self.times = times
   }
 
   /// (seconds per unit, reference time) of CF time units.

@@ -15,16 +15,37 @@ struct HTTPTestClient: Sendable {
     try await send(Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
   }
 
-  /// Sends `bytes` as the whole request and reads the response until the server closes the
-  /// connection or the body is complete.
-  func send(_ bytes: [UInt8]) async throws -> HTTPTestResponse {
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+  /// `method target` with `Connection: close`: every byte the server sends until it closes
+  /// the connection, so that a test sees exactly what came, a body where none belongs too.
+  func raw(_ method: String, _ target: String) async throws -> [UInt8] {
+    try await exchange(Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+  }
+
+  /// Sends `bytes` and returns every byte received until the server closes the connection.
+  func exchange(_ bytes: [UInt8]) async throws -> [UInt8] {
+    let channel = try await connect()
+    return try await channel.executeThenClose { inbound, outbound in
+      try await outbound.write(ByteBuffer(bytes: bytes))
+      var received: [UInt8] = []
+      for try await chunk in inbound { received += chunk.readableBytesView }
+      return received
+    }
+  }
+
+  private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+    try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .connectTimeout(.seconds(10))
       .connect(host: "127.0.0.1", port: port) { channel in
         channel.eventLoop.makeCompletedFuture {
           try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
       }
+  }
+
+  /// Sends `bytes` as the whole request and reads the response until the server closes the
+  /// connection or the body is complete.
+  func send(_ bytes: [UInt8]) async throws -> HTTPTestResponse {
+    let channel = try await connect()
     return try await channel.executeThenClose { inbound, outbound in
       try await outbound.write(ByteBuffer(bytes: bytes))
       var received: [UInt8] = []

@@ -1,0 +1,30 @@
+import HTTPTypes
+import Hummingbird
+
+/// Answers a method other than GET or HEAD on a path the service routes with 405, an `Allow`
+/// header and a JSON error body, instead of the 404 the router would give: the path exists,
+/// only the method is wrong (RFC 9110 §15.5.6). Paths without a route keep their 404.
+///
+/// HEAD itself is answered by the router (`autoGenerateHeadEndpoints`) as GET is, and the
+/// HTTP encoder leaves out the body while keeping its `Content-Length`.
+struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// The paths that have routes, all of them GET (and so HEAD) only.
+  let routed: Set<String>
+
+  static var allowed: String { "GET, HEAD" }
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard request.method != .get, request.method != .head, routed.contains(request.uri.path) else {
+      return try await next(request, context)
+    }
+    // Counted under its route rather than as NotFound: the path is one of the few routed.
+    context.coreContext.endpointPath.value = request.uri.path
+    var response = JSONErrorBody.response(
+      status: .methodNotAllowed,
+      message: "method \(request.method) is not allowed on \(request.uri.path); use GET or HEAD")
+    response.headers[.allow] = Self.allowed
+    return response
+  }
+}

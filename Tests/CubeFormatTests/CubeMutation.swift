@@ -1,0 +1,199 @@
+import _TestSupport
+
+/// One field of a cube's header or metric table, by its place in docs/cube-format.md.
+struct CubeField: Sendable {
+  enum Kind: Sendable {
+    /// An integer of this many bytes.
+    case integer(Int)
+    case float
+    /// NUL-terminated text in a field this wide.
+    case text(Int)
+    /// Bytes with no meaning to a reader beyond their value (magic, reserved).
+    case raw(Int)
+  }
+
+  /// How a mutated cube is resealed: a checksum field is the mutation itself, so resealing
+  /// the blocks (or for the header's own checksum, anything) would undo it.
+  enum Sealing: Sendable { case all, headerOnly, none }
+
+  let name: String
+  let offset: Int
+  let kind: Kind
+  var sealing = Sealing.all
+
+  /// The header's fields and every field of each of `metricCount` table entries.
+  static func all(metricCount: Int) -> [CubeField] {
+    var fields = [
+      CubeField(name: "magic", offset: 0, kind: .raw(8)),
+      CubeField(name: "version", offset: 8, kind: .integer(4)),
+      CubeField(name: "header bytes", offset: 12, kind: .integer(4)),
+      CubeField(name: "file bytes", offset: 16, kind: .integer(8)),
+      CubeField(name: "width", offset: 24, kind: .integer(4)),
+      CubeField(name: "height", offset: 28, kind: .integer(4)),
+      CubeField(name: "steps", offset: 32, kind: .integer(4)),
+      CubeField(name: "metric count", offset: 36, kind: .integer(4)),
+      CubeField(name: "first step", offset: 40, kind: .integer(8)),
+      CubeField(name: "step seconds", offset: 48, kind: .integer(8)),
+      CubeField(name: "run start", offset: 56, kind: .integer(8)),
+      CubeField(name: "grid spacing", offset: 64, kind: .float),
+      CubeField(name: "projection code", offset: 72, kind: .integer(4)),
+      CubeField(name: "reserved 76", offset: 76, kind: .raw(4)),
+      CubeField(name: "geometry offset", offset: 144, kind: .integer(8)),
+      CubeField(name: "geometry bytes", offset: 152, kind: .integer(8)),
+      CubeField(name: "geometry checksum", offset: 160, kind: .integer(8), sealing: .headerOnly),
+      CubeField(name: "header checksum", offset: 168, kind: .integer(8), sealing: .none),
+      CubeField(name: "model", offset: 176, kind: .text(32)),
+      CubeField(name: "domain", offset: 208, kind: .text(16)),
+      CubeField(name: "reserved 224", offset: 224, kind: .raw(32)),
+    ]
+    let parameters = ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
+    for (index, name) in parameters.enumerated() {
+      fields.append(CubeField(name: name, offset: 80 + 8 * index, kind: .float))
+    }
+    for metric in 0..<metricCount {
+      let entry = 256 + 96 * metric
+      fields += [
+        CubeField(name: "metric \(metric) name", offset: entry, kind: .text(24)),
+        CubeField(name: "metric \(metric) unit", offset: entry + 24, kind: .text(16)),
+        CubeField(name: "metric \(metric) temporal", offset: entry + 40, kind: .integer(4)),
+        CubeField(name: "metric \(metric) sentinel", offset: entry + 44, kind: .integer(2)),
+        CubeField(name: "metric \(metric) reserved 46", offset: entry + 46, kind: .raw(2)),
+        CubeField(name: "metric \(metric) scale", offset: entry + 48, kind: .float),
+        CubeField(name: "metric \(metric) offset", offset: entry + 56, kind: .float),
+        CubeField(name: "metric \(metric) data offset", offset: entry + 64, kind: .integer(8)),
+        CubeField(name: "metric \(metric) data bytes", offset: entry + 72, kind: .integer(8)),
+        CubeField(name: "metric \(metric) data checksum", offset: entry + 80, kind: .integer(8), sealing: .headerOnly),
+        CubeField(name: "metric \(metric) reserved 88", offset: entry + 88, kind: .raw(8)),
+      ]
+    }
+    return fields
+  }
+
+  var width: Int {
+    switch kind {
+    case .integer(let bytes), .text(let bytes), .raw(let bytes): bytes
+    case .float: 8
+    }
+  }
+
+  /// The values this field is set to, each with a label: the extremes of its type, the
+  /// edges of the documented limits, its true value off by one, the values of the other
+  /// integer fields of `base`, and a few random bit patterns from `random`.
+  func values(in base: [UInt8], random: inout TestRandom) -> [(label: String, bytes: [UInt8])] {
+    switch kind {
+    case .integer(let bytes):
+      let mask = bytes == 8 ? UInt64.max : (1 << (8 * UInt64(bytes))) - 1
+      let truth = base.le(offset, as: UInt64.self) & mask
+      var candidates: [UInt64] = [
+        0, 1, mask, 1 << (8 * UInt64(bytes) - 1), (1 << (8 * UInt64(bytes) - 1)) - 1, truth &- 1, truth &+ 1,
+        truth &* 2, truth / 2, 0xFFFF_FFFF, 1 << 31, (1 << 31) - 1, 1 << 32, 1 << 63, (1 << 63) - 1,
+        // The edges of the limits: sides, steps, step length, and the years 1900 and 2200.
+        100_000, 100_001, 1_000_000, 1_000_001, 2_678_400, 2_678_401, 256, 257,
+        UInt64(bitPattern: -2_208_988_800), UInt64(bitPattern: -2_208_988_801), 7_289_654_399, 7_289_654_400,
+      ]
+      candidates += Self.integerFieldOffsets.map { base.le($0.offset, as: UInt64.self) & $0.mask }
+      candidates += (0..<3).map { _ in random.next() }
+      var seen: Set<UInt64> = []
+      return candidates.map { $0 & mask }.filter { seen.insert($0).inserted }.map {
+        let signed = bytes == 8 ? String(Int64(bitPattern: $0)) : String($0)
+        return (signed, littleEndian($0, count: bytes))
+      }
+    case .float:
+      let truth = base.double(offset)
+      var candidates: [Double] = [
+        0, -0.0, 1, -1, .nan, -.nan, .signalingNaN, .infinity, -.infinity, .greatestFiniteMagnitude,
+        -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e308, -1e308, 1e-308, 65534,
+        1e304, -1e304, 90, -90, 90.000001, 360, 21_000_000, 21_000_001, truth.nextUp, truth.nextDown, truth * 2,
+        -truth, truth + 1,
+      ]
+      candidates += (0..<3).map { _ in Double(bitPattern: random.next()) }
+      var seen: Set<UInt64> = []
+      return candidates.filter { seen.insert($0.bitPattern).inserted }.map {
+        ("\($0) (0x\(String($0.bitPattern, radix: 16)))", littleEndian($0.bitPattern, count: 8))
+      }
+    case .text(let bytes):
+      let texts: [(String, [UInt8])] = [
+        ("empty", []), ("full width without NUL", Array(repeating: 0x61, count: bytes)),
+        ("longest", Array(repeating: 0x61, count: bytes - 1)), ("invalid UTF-8", [0xFF, 0xFE]),
+        ("cut UTF-8", [0x61, 0xC3]), ("newline", Array("a\nb".utf8)), ("slash", Array("a/b".utf8)),
+        ("dot first", Array(".x".utf8)), ("space", Array("a b".utf8)), ("temp", Array("temp".utf8)),
+        ("rain", Array("rain".utf8)), ("degree sign", Array("°C".utf8)),
+        ("random", (0..<bytes).map { _ in UInt8(truncatingIfNeeded: random.next()) }),
+        ("random text", (0..<(bytes - 1)).map { _ in UInt8(0x20 + random.next() % 0x5F) }),
+      ]
+      return texts.map { ($0.0, $0.1 + Array(repeating: 0, count: bytes - $0.1.count)) }
+    case .raw(let bytes):
+      var flipped = Array(base[offset..<(offset + bytes)])
+      flipped[0] ^= 1
+      return [
+        ("zeros", Array(repeating: 0, count: bytes)), ("ones", Array(repeating: 0xFF, count: bytes)),
+        ("one bit flipped", flipped),
+        ("random", (0..<bytes).map { _ in UInt8(truncatingIfNeeded: random.next()) }),
+      ]
+    }
+  }
+
+  /// The header's integer fields, whose values are tried in every other integer field.
+  private static let integerFieldOffsets: [(offset: Int, mask: UInt64)] = [
+    (12, 0xFFFF_FFFF), (16, .max), (24, 0xFFFF_FFFF), (28, 0xFFFF_FFFF), (32, 0xFFFF_FFFF), (36, 0xFFFF_FFFF),
+    (40, .max), (48, .max), (56, .max), (144, .max), (152, .max), (256 + 64, .max), (256 + 72, .max),
+  ]
+}
+
+/// A set of field values written into a cube, then sealed as the fields require.
+struct CubeMutation: Sendable {
+  let label: String
+  let edits: [(offset: Int, bytes: [UInt8])]
+  let sealing: CubeField.Sealing
+
+  func applied(to base: [UInt8], reseal: (inout [UInt8], Bool) -> Void) -> [UInt8] {
+    var bytes = base
+    for edit in edits { bytes.set(edit.bytes, at: edit.offset) }
+    switch sealing {
+    case .all: reseal(&bytes, true)
+    case .headerOnly: reseal(&bytes, false)
+    case .none: break
+    }
+    return bytes
+  }
+
+  /// Every field set to each of its values, one at a time; then `randomCount` mutations of
+  /// two to four fields at once, drawn from `seed`.
+  static func generate(base: [UInt8], metricCount: Int, randomCount: Int, seed: UInt64) -> [CubeMutation] {
+    var random = TestRandom(seed: seed)
+    let fields = CubeField.all(metricCount: metricCount)
+    let values = fields.map { $0.values(in: base, random: &random) }
+    var mutations: [CubeMutation] = []
+    for (field, choices) in zip(fields, values) {
+      for choice in choices {
+        mutations.append(
+          CubeMutation(
+            label: "\(field.name) = \(choice.label)", edits: [(field.offset, choice.bytes)], sealing: field.sealing))
+      }
+    }
+    // Shapes with the same number of cells, which the layout cannot tell from the true one:
+    // the reader accepts them and the locators get the coordinates in a scrambled order.
+    let cells = Int(base.le(24, as: UInt32.self) * base.le(28, as: UInt32.self))
+    for width in 1...cells where cells % width == 0 && width != Int(base.le(24, as: UInt32.self)) {
+      mutations.append(
+        CubeMutation(
+          label: "reshape \(width)×\(cells / width)",
+          edits: [(24, littleEndian(UInt64(width), count: 4)), (28, littleEndian(UInt64(cells / width), count: 4))],
+          sealing: .all))
+    }
+    let sealed = fields.indices.filter { fields[$0].sealing == .all }
+    for _ in 0..<randomCount {
+      let count = 2 + Int(random.next() % 3)
+      var edits: [(offset: Int, bytes: [UInt8])] = []
+      var labels: [String] = []
+      for _ in 0..<count {
+        let field = sealed[Int(random.next() % UInt64(sealed.count))]
+        let choice = values[field][Int(random.next() % UInt64(values[field].count))]
+        edits.append((fields[field].offset, choice.bytes))
+        labels.append("\(fields[field].name) = \(choice.label)")
+      }
+      mutations.append(CubeMutation(label: labels.joined(separator: ", "), edits: edits, sealing: .all))
+    }
+    return mutations
+  }
+}

@@ -1,0 +1,181 @@
+import CubeFormat
+import Foundation
+import PointQuery
+import _TestSupport
+
+/// Opens one mutated cube through `CubeFile` and `Cube` and checks what comes back against
+/// the cube's bytes: a refusal must be one line naming the file; an acceptance must hold
+/// only fields within the documented limits, and every value read or looked up must be the
+/// stored word decoded by the (mutated) header's own scale and offset.
+struct CubeOracle {
+  let path: String
+  let raw: RawCube
+  private(set) var failures: [String] = []
+
+  init(path: String, bytes: [UInt8]) {
+    self.path = path
+    raw = RawCube(bytes)
+  }
+
+  private mutating func fail(_ text: String) { failures.append(text) }
+
+  /// A refusal: one line, naming the file.
+  mutating func checkRefusal(_ message: String, by reader: String) {
+    if message.contains("\n") || !message.contains(path) || message.count > 400 {
+      fail("\(reader) refused with a message that is not one line naming the file: \(message)")
+    }
+  }
+
+  /// A cube `CubeFile` accepted: its fields are the bytes' and within the limits, and every
+  /// word reads back as stored.
+  mutating func checkAccepted(_ file: CubeFile) {
+    if let violation = raw.limitViolation() {
+      fail("CubeFile accepted a cube outside the limits: \(violation)")
+      return
+    }
+    let header = file.header
+    if (header.width, header.height, header.steps, header.metrics.count)
+      != (raw.width, raw.height, raw.steps, raw.metricCount)
+      || (header.firstStep, header.stepSeconds, header.runStart) != (raw.firstStep, raw.stepSeconds, raw.runStart)
+      || header.lastStep != raw.lastStep
+    {
+      fail("CubeFile's header \(header) differs from the bytes")
+    }
+    for (index, metric) in header.metrics.enumerated()
+    where metric.name != raw.name(index) || metric.scale.bitPattern != raw.scale(index).bitPattern
+      || metric.offset.bitPattern != raw.offset(index).bitPattern || metric.temporal != raw.temporal(index)
+    {
+      fail("CubeFile's metric \(index) \(metric) differs from the bytes")
+    }
+    if file.latitudes != raw.latitudes || file.longitudes != raw.longitudes {
+      fail("CubeFile's coordinates differ from the bytes")
+    }
+    for metric in 0..<raw.metricCount {
+      for cell in 0..<raw.cells {
+        for step in 0..<raw.steps
+        where file.word(metric: metric, cell: cell, step: step) != raw.word(metric, cell: cell, step: step) {
+          fail("CubeFile's word of metric \(metric) at cell \(cell), step \(step) differs from the bytes")
+          return
+        }
+      }
+    }
+  }
+
+  /// A cube `Cube` accepted: lookups at the coordinates of `cells` and at `extraPoints`, by
+  /// both methods, at every step, between steps, over the whole time axis and outside it.
+  ///
+  /// A grid whose width and height the mutation changed (same number of cells) holds its
+  /// coordinates in a scrambled order: its lookups must still be clean, and a nearest
+  /// cell found must be the nearest, but a cell's own coordinates may fall outside the
+  /// scrambled mesh and a bilinear value there is not that cell's.
+  mutating func checkLookups(_ cube: Cube, cells: [Int], extraPoints: [(Double, Double)]) {
+    let (latitudes, longitudes) = (raw.latitudes, raw.longitudes)
+    let brute = BruteForce.Grid(latitudes: latitudes, longitudes: longitudes)
+    let intact = raw.width == SmallCube.width && raw.height == SmallCube.height
+    let cells = cells.filter { $0 < raw.cells }
+    let cellPoints = cells.map { (Double(latitudes[$0]), Double(longitudes[$0])) }
+    let slots = SmallCube.names.map { name in (0..<raw.metricCount).first { raw.name($0) == name } }
+    for (pointIndex, (latitude, longitude)) in (cellPoints + extraPoints).enumerated() {
+      let ownCell = intact && pointIndex < cells.count
+      for method in InterpolationMethod.allCases {
+        let location: PointLocation
+        do {
+          location = try cube.locate(latitude: latitude, longitude: longitude, method: method)
+        } catch {
+          checkRefusal("\(path): \(error.description)", by: "locate")
+          if ownCell, method == .nearest {
+            fail("no nearest cell for cell \(cells[pointIndex])'s own coordinates: \(error.description)")
+          }
+          continue
+        }
+        guard (0..<raw.width).contains(location.i), (0..<raw.height).contains(location.j) else {
+          fail("\(method) location (\(location.i), \(location.j)) is off the \(raw.width)×\(raw.height) grid")
+          continue
+        }
+        let cell = location.j * raw.width + location.i
+        if method == .nearest, !brute.isNearest(cell, latitude: latitude, longitude: longitude) {
+          fail("nearest cell \(cell) for \(latitude), \(longitude) is not the nearest")
+        }
+        for (name, slot) in zip(SmallCube.names, slots) {
+          guard let metric = try? cube.metric(name) else {
+            fail("metric \(name) does not resolve")
+            continue
+          }
+          checkValues(cube, metric, slot: slot, at: location, cell: cell, ownCell: ownCell)
+        }
+      }
+    }
+  }
+
+  private mutating func checkValues(
+    _ cube: Cube, _ metric: QueryMetric, slot: Int?, at location: PointLocation, cell: Int, ownCell: Bool
+  ) {
+    let nearest = location.method == .nearest
+    let raw = self.raw
+    let expected = { (step: Int) -> Double? in slot.flatMap { raw.value($0, cell: cell, step: step) } }
+    for step in 0..<raw.steps {
+      let time = raw.firstStep + Int64(step) * raw.stepSeconds
+      let value: Double?
+      do {
+        value = try cube.value(metric, at: location, time: time)
+      } catch {
+        fail("value of \(metric.metric.name) at step \(step) failed: \(error.description)")
+        continue
+      }
+      if let value, !value.isFinite { fail("value \(value) of \(metric.metric.name) is not finite") }
+      if nearest, value != expected(step) {
+        fail(
+          "\(metric.metric.name) at cell \(cell), step \(step) is \(String(describing: value)), stored \(String(describing: expected(step)))"
+        )
+      }
+      // At a cell's own coordinates a bilinear value is that cell's, up to rounding.
+      if !nearest, ownCell, let value, let stored = expected(step),
+        abs(value - stored) > 1e-6 * (abs(stored) + raw.scale(slot ?? 0) * 65534)
+      {
+        fail("bilinear \(metric.metric.name) at cell \(cell)'s coordinates, step \(step): \(value), stored \(stored)")
+      }
+      guard nearest, step + 1 < raw.steps, raw.stepSeconds >= 2, let slot else { continue }
+      // Between steps: an hourly amount is the next step's, an instantaneous value lies
+      // between its neighbours.
+      let between = try? cube.value(metric, at: location, time: time + raw.stepSeconds / 2)
+      let next = expected(step + 1)
+      if raw.temporal(slot) == 1 {
+        if between != next { fail("hourly amount between steps \(step) and \(step + 1) is not the later one") }
+      } else if let a = expected(step), let b = next {
+        guard let between, between >= min(a, b) - 1e-9, between <= max(a, b) + 1e-9 else {
+          fail(
+            "\(metric.metric.name) between steps \(step) and \(step + 1) is \(String(describing: between)), not in \(a)…\(b)"
+          )
+          continue
+        }
+      } else if between != nil {
+        fail("\(metric.metric.name) between a missing step and another is not missing")
+      }
+    }
+    checkSeries(cube, metric, at: location, expected: nearest ? expected : nil)
+  }
+
+  private mutating func checkSeries(
+    _ cube: Cube, _ metric: QueryMetric, at location: PointLocation, expected: ((Int) -> Double?)?
+  ) {
+    do {
+      let range = try cube.steps(from: raw.firstStep, to: raw.lastStep)
+      guard range == 0..<raw.steps else {
+        fail("the whole time axis is steps \(range), not 0..<\(raw.steps)")
+        return
+      }
+      let series = cube.series(metric, at: location, steps: range)
+      if let expected, series != range.map(expected) {
+        fail("series of \(metric.metric.name) \(series) differs from the stored words")
+      }
+      _ = try cube.value(metric, at: location, time: raw.lastStep + 1)
+      fail("a time after the last step gave a value")
+    } catch {
+      if case .timeOutsideRun = error {
+        checkRefusal("\(path): \(error.description)", by: "value")
+      } else {
+        fail("series or time check failed: \(error.description)")
+      }
+    }
+  }
+}

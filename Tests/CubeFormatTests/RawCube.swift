@@ -1,0 +1,111 @@
+import Foundation
+
+/// Little-endian reads and writes on a cube's bytes, written here rather than borrowed from
+/// CubeFormat so that the tests decode a cube independently of the reader under test.
+extension Array where Element == UInt8 {
+  func le<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
+    var bits: UInt64 = 0
+    for k in 0..<MemoryLayout<T>.size { bits |= UInt64(self[offset + k]) << (8 * k) }
+    return T(truncatingIfNeeded: bits)
+  }
+
+  func double(_ offset: Int) -> Double { Double(bitPattern: le(offset, as: UInt64.self)) }
+
+  /// The bytes of a text field up to its first NUL (all of them when there is none).
+  func field(_ offset: Int, bytes: Int) -> [UInt8] {
+    Array(self[offset..<(offset + bytes)].prefix { $0 != 0 })
+  }
+
+  mutating func set(_ bytes: [UInt8], at offset: Int) {
+    for (k, byte) in bytes.enumerated() { self[offset + k] = byte }
+  }
+}
+
+/// Little-endian bytes of the low `count` bytes of `bits`.
+func littleEndian(_ bits: UInt64, count: Int) -> [UInt8] {
+  (0..<count).map { UInt8(truncatingIfNeeded: bits >> (8 * $0)) }
+}
+
+/// A cube's fields as its bytes say, read without CubeFormat: the oracle the reader and the
+/// point queries are checked against.
+struct RawCube {
+  let bytes: [UInt8]
+  let width: Int
+  let height: Int
+  let steps: Int
+  let metricCount: Int
+  let firstStep: Int64
+  let stepSeconds: Int64
+  let runStart: Int64
+
+  init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+    width = Int(bytes.le(24, as: UInt32.self))
+    height = Int(bytes.le(28, as: UInt32.self))
+    steps = Int(bytes.le(32, as: UInt32.self))
+    metricCount = Int(bytes.le(36, as: UInt32.self))
+    firstStep = bytes.le(40, as: Int64.self)
+    stepSeconds = bytes.le(48, as: Int64.self)
+    runStart = bytes.le(56, as: Int64.self)
+  }
+
+  var cells: Int { width * height }
+  var lastStep: Int64 { firstStep + Int64(steps - 1) * stepSeconds }
+  var gridSpacing: Double { bytes.double(64) }
+  var geometryOffset: Int { Int(bytes.le(144, as: UInt64.self)) }
+  var latitudes: [Float] { (0..<cells).map { Float(bitPattern: bytes.le(geometryOffset + 4 * $0, as: UInt32.self)) } }
+  var longitudes: [Float] {
+    (0..<cells).map { Float(bitPattern: bytes.le(geometryOffset + 4 * (cells + $0), as: UInt32.self)) }
+  }
+  var model: [UInt8] { bytes.field(176, bytes: 32) }
+  var domain: [UInt8] { bytes.field(208, bytes: 16) }
+
+  func entry(_ metric: Int) -> Int { 256 + 96 * metric }
+  func name(_ metric: Int) -> String { String(decoding: bytes.field(entry(metric), bytes: 24), as: UTF8.self) }
+  func temporal(_ metric: Int) -> UInt32 { bytes.le(entry(metric) + 40, as: UInt32.self) }
+  func sentinel(_ metric: Int) -> UInt16 { bytes.le(entry(metric) + 44, as: UInt16.self) }
+  func scale(_ metric: Int) -> Double { bytes.double(entry(metric) + 48) }
+  func offset(_ metric: Int) -> Double { bytes.double(entry(metric) + 56) }
+  func dataOffset(_ metric: Int) -> Int { Int(bytes.le(entry(metric) + 64, as: UInt64.self)) }
+
+  /// The stored word of a metric at a cell and step, straight from the bytes.
+  func word(_ metric: Int, cell: Int, step: Int) -> UInt16 {
+    bytes.le(dataOffset(metric) + 2 * (cell * steps + step), as: UInt16.self)
+  }
+
+  /// The value of that word by the header's own scale and offset; nil for 0xFFFF.
+  func value(_ metric: Int, cell: Int, step: Int) -> Double? {
+    let stored = word(metric, cell: cell, step: step)
+    return stored == 0xFFFF ? nil : offset(metric) + scale(metric) * Double(stored)
+  }
+
+  /// What is wrong with an accepted cube by the documented limits (docs/cube-format.md),
+  /// checked here from the bytes without CubeLimits; nil when nothing is.
+  func limitViolation() -> String? {
+    let times: ClosedRange<Int64> = -2_208_988_800...7_289_654_399
+    let storeName = { (text: [UInt8], bytes: Int) -> Bool in
+      !text.isEmpty && text.count <= bytes && text.first != UInt8(ascii: ".")
+        && text.allSatisfy {
+          $0 < 0x80
+            && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
+              || "_-.".utf8.contains($0))
+        }
+    }
+    if !(1...100_000).contains(width) || !(1...100_000).contains(height) { return "shape \(width)×\(height)" }
+    if !(1...1_000_000).contains(steps) || !(1...256).contains(metricCount) { return "steps \(steps)" }
+    if !(1...2_678_400).contains(stepSeconds) { return "step \(stepSeconds)" }
+    if !times.contains(firstStep) || !times.contains(runStart) || !times.contains(lastStep) { return "times" }
+    if !(0...21_000_000).contains(gridSpacing) { return "grid spacing \(gridSpacing)" }
+    if !storeName(model, 31) || !storeName(domain, 15) { return "model or domain" }
+    var names: Set<String> = []
+    for metric in 0..<metricCount {
+      let (scale, offset) = (scale(metric), offset(metric))
+      guard scale.isFinite, scale > 0, offset.isFinite, (offset + scale * 65534).isFinite else {
+        return "metric \(metric) decoding \(offset) + \(scale) q"
+      }
+      guard temporal(metric) <= 1, sentinel(metric) == 0xFFFF else { return "metric \(metric) kind or sentinel" }
+      guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
+    }
+    return nil
+  }
+}
