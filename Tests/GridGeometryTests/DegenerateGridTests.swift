@@ -192,6 +192,52 @@ private func wrongAnswers(_ locator: some PointLocator, near original: Curviline
     #expect(unsorted?.description.contains("folds the grid") == true)
   }
 
+  /// Scattered coordinates, no grid at all: sizes 2…24 a side, boxes from metres to 40°
+  /// wide, some cells repeated. Each locator refuses or stays within its bound, and the
+  /// cell locator's answers are the brute-force nearest.
+  @Test func scatteredCoordinatesBuildWithinTheBoundOrAreRefused() throws {
+    var random = TestRandom(seed: 2026)
+    var built = 0
+    for _ in 0..<60 {
+      let (width, height) = (2 + Int(random.next() % 23), 2 + Int(random.next() % 23))
+      let size = pow(10, random.uniform(-4...1.6))
+      let (latitude, longitude) = (random.uniform(-89...89), random.uniform(-360...360))
+      var latitudes = (0..<(width * height)).map { _ in Float(min(max(latitude + random.uniform(0...size), -90), 90)) }
+      var longitudes = (0..<(width * height)).map { _ in
+        Float(min(max(longitude + random.uniform(0...size), -360), 360))
+      }
+      for _ in 0..<Int(random.next() % 4) {
+        let (a, b) = (Int(random.next() % UInt64(width * height)), Int(random.next() % UInt64(width * height)))
+        (latitudes[a], longitudes[a]) = (latitudes[b], longitudes[b])
+      }
+      let grid = try CurvilinearGrid(width: width, height: height, latitudes: latitudes, longitudes: longitudes)
+      if let regular = RegularLatLonLocator(grid: grid) {
+        #expect(regular.buildWork <= RegularLatLonLocator.workLimit(cells: grid.count))
+      }
+      guard let locator = try? CellLocator(grid: grid) else { continue }
+      built += 1
+      #expect(locator.buildWork <= CellLocator.workLimit(cells: grid.count))
+      // Cells centimetres apart are beyond what dot products of unit vectors (the
+      // locator's and the oracle's) tell apart to the oracle's millimetre: exactness is
+      // checked on scatters a kilometre or more wide.
+      guard size >= 0.01 else { continue }
+      let oracle = BruteForce.Grid(latitudes: latitudes, longitudes: longitudes)
+      for _ in 0..<50 {
+        let cell = Int(random.next() % UInt64(grid.count))
+        let (pointLatitude, pointLongitude) = (
+          Double(latitudes[cell]) + random.uniform(-size / 20...size / 20),
+          Double(longitudes[cell]) + random.uniform(-size / 20...size / 20)
+        )
+        guard abs(pointLatitude) <= 90,
+          let (i, j) = locator.nearestCell(latitude: pointLatitude, longitude: pointLongitude)
+        else { continue }
+        #expect(oracle.isNearest(j * width + i, latitude: pointLatitude, longitude: pointLongitude))
+      }
+    }
+    // Most scatters are indexed: the limits refuse the extreme, not the untidy.
+    #expect(built >= 20, "\(built)")
+  }
+
   @Test func coordinatesThatAreNotNumbersOrCountsThatOverflowAreRefusedAtConstruction() {
     var latitudes = [Float](repeating: 40, count: 12)
     latitudes[7] = .nan
