@@ -59,7 +59,7 @@ extension CurvilinearGrid {
 
   /// The spacing test along every row (stride 1) and every column (stride `width`).
   private func checkSpacing(_ points: [UnitVector]) throws(GeometryError) {
-    var worst: (cell: Int, reason: String)?
+    var firstBad: (cell: Int, reason: String)?
     func line(first: Int, stride: Int, length: Int, along: String) {
       var previous = -1.0
       for k in 0..<(length - 1) {
@@ -77,10 +77,10 @@ extension CurvilinearGrid {
         } else {
           continue
         }
-        guard culprit < (worst?.cell ?? .max) else { continue }
-        worst = (
+        guard culprit < (firstBad?.cell ?? .max) else { continue }
+        firstBad = (
           culprit,
-          "\(describe(culprit)) is \(Self.kilometres(to)) from its neighbour \(indices(a)) along the \(along), where the next step is \(Self.kilometres(from)): the spacing jumps more than \(Int(Self.spacingJumpLimit))-fold, so the cell is not where its neighbours put it"
+          "\(describe(culprit)) is \(Self.kilometres(to)) from its neighbour \(indices(a)) along the \(along), while the adjacent step is \(Self.kilometres(from)): the spacing jumps more than \(Int(Self.spacingJumpLimit))-fold, so the cell is not where its neighbours put it"
         )
       }
     }
@@ -90,7 +90,7 @@ extension CurvilinearGrid {
     if height > 2 {
       for i in 0..<width { line(first: i, stride: width, length: height, along: "column") }
     }
-    if let worst { throw .invalidGrid(worst.reason) }
+    if let firstBad { throw .invalidGrid(firstBad.reason) }
   }
 
   /// The orientation test: the turn at every corner of every quad, signed against the
