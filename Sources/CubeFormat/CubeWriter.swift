@@ -29,10 +29,16 @@ public final class CubeWriter {
   ) throws(CubeError) {
     self.destination = destination
     self.header = header
-    guard header.width > 0, header.height > 0, header.steps > 0, !header.metrics.isEmpty,
-      latitudes.count == header.cells, longitudes.count == header.cells
-    else {
-      throw CubeError(path: destination, reason: "cannot write an empty cube or mismatched geometry")
+    // The reader's limits, so that no cube is written that readers refuse, and so that the
+    // layout below is computed from a shape whose sizes cannot overflow.
+    if let problem = CubeLimits.problem(in: header) {
+      throw CubeError(path: destination, reason: "cannot write: \(problem)")
+    }
+    guard latitudes.count == header.cells, longitudes.count == header.cells else {
+      throw CubeError(
+        path: destination,
+        reason:
+          "cannot write: \(latitudes.count) latitudes and \(longitudes.count) longitudes for \(header.cells) cells")
     }
     plan = CubeLayout.Plan(cells: header.cells, steps: header.steps, metricCount: header.metrics.count)
     let directory = FileSystem.directory(of: destination)

@@ -10,9 +10,12 @@ extension AnalyticLocator {
   /// sampled at M and half a cell either way along it, which reaches the corners shared with
   /// the next boundaries, and the edge band at the grid's edges.
   static func boundaryDeviation(
-    points: [UnitVector], width: Int, height: Int, projection: MapProjection, wrap: (Double) -> Double
+    points: [UnitVector], width: Int, height: Int, projection: MapProjection, wrap: (Double) -> Double,
+    projections: inout Int
   ) -> Double {
     var worst = 0.0
+    var count = 0
+    defer { projections += count }
     // How far the projection puts a point of the boundary from the midline; `across` picks
     // the coordinate the boundary separates.
     func deviation(_ a: UnitVector, _ b: UnitVector, halfSpan: Double, midline: Double, across: Bool) {
@@ -21,6 +24,7 @@ extension AnalyticLocator {
       for step in -1...1 {
         let sample = middle.plus(along.scaled(Double(step) * halfSpan)).normalized()
         var distance = Double.infinity
+        count += 1
         if let (x, y) = projection.gridCoordinates(latitude: sample.latitude, longitude: sample.longitude) {
           distance = abs((across ? wrap(x) : y) - midline)
         }

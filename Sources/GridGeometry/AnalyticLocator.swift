@@ -49,6 +49,18 @@ public final class AnalyticLocator: PointLocator {
   @usableFromInline let planeX: [Double]
   @usableFromInline let planeY: [Double]
 
+  /// The projections the build made: at most `workLimit(cells:)`.
+  public let buildWork: Int
+
+  /// The most projections the build makes for a grid of `cells` cells: one per cell to
+  /// check the mismatch, one per cell for its position, and three samples on each of the
+  /// fewer than 2·cells boundaries between neighbours. Every loop of the build is over the
+  /// cells or their neighbour pairs, and a projection is closed-form, so this bounds its time.
+  public static func workLimit(cells: Int) -> Int {
+    let (limit, overflow) = cells.multipliedReportingOverflow(by: 8)
+    return overflow ? .max : limit
+  }
+
   /// The largest disagreement, in cells, between the projection and the stored coordinates
   /// that a locator accepts.
   public static let tolerance = 0.1
@@ -91,8 +103,10 @@ public final class AnalyticLocator: PointLocator {
     }
     self.planeX = planeX
     self.planeY = planeY
+    var projections = 2 * grid.count
     let deviation = Self.boundaryDeviation(
-      points: points, width: width, height: height, projection: projection, wrap: wrap)
+      points: points, width: width, height: height, projection: projection, wrap: wrap, projections: &projections)
+    buildWork = projections
     margin = 3 * deviation + 0.001
     upperMargin = 1 - margin
     guard margin < 0.45 else {

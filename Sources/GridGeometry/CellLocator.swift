@@ -29,12 +29,22 @@ public struct CellLocator: PointLocator {
   /// nearest cell; a point farther from every cell is outside.
   @usableFromInline let cosReach: Double
   @usableFromInline let sines = DegreeSineTable()
+  /// The cells and buckets the build examined: at most `workLimit(cells:)`.
+  public let buildWork: Int
 
   /// Builds the index. Fails for grids that span a hemisphere or more (global grids need
-  /// the regular latitude/longitude locator).
+  /// the regular latitude/longitude locator), and for grids too irregular to index in
+  /// bounded time: the build uses at most `bucketLimit(cells:)` buckets and examines at
+  /// most `workLimit(cells:)` cells and buckets in its searches, and refuses a grid that
+  /// would need more. So it finishes in time linear in the number of cells on any grid
+  /// `CurvilinearGrid` accepts, validated or not.
   public init(grid: CurvilinearGrid) throws(GeometryError) {
     self.grid = grid
     let count = grid.count
+    // Candidate tables hold cell indices as 32-bit integers.
+    guard count <= Int(Int32.max) else {
+      throw .invalidGrid("\(count) cells are more than the cell locator indexes (\(Int32.max))")
+    }
     let points = (0..<count).map {
       UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
     }
@@ -49,6 +59,9 @@ public struct CellLocator: PointLocator {
       planeY[index] = y
     }
     let spacing = Self.spacing(points: points, planeX: planeX, planeY: planeY, grid: grid)
+    guard spacing.plane.isFinite, spacing.plane > 1e-12 else {
+      throw .invalidGrid("its cells all coincide, so the cell locator has no spacing to bucket them by")
+    }
     // One cell spacing of margin holds the half-cell edge band with room to spare.
     let margin = spacing.plane
     let originX = (planeX.min() ?? 0) - margin
@@ -56,8 +69,18 @@ public struct CellLocator: PointLocator {
     // Half a cell: a bucket then holds about four candidates (d₀ + 2r ≈ 1.2 cells), a
     // quarter of what cell-sized buckets need, for four times the (small) bucket table.
     let bucketSize = spacing.plane / 2
-    let columns = Int(((planeX.max() ?? 0) + margin - originX) / bucketSize) + 1
-    let rows = Int(((planeY.max() ?? 0) + margin - originY) / bucketSize) + 1
+    // Counted in doubles and checked before any conversion to Int: a grid with a cell far
+    // from the rest has an extent of very many mean spacings.
+    let columnSpan = ((planeX.max() ?? 0) + margin - originX) / bucketSize + 1
+    let rowSpan = ((planeY.max() ?? 0) + margin - originY) / bucketSize + 1
+    let bucketLimit = Self.bucketLimit(cells: count)
+    guard columnSpan * rowSpan <= Double(bucketLimit) else {
+      throw .invalidGrid(
+        "too irregular for the cell locator: its extent is \(Int(columnSpan.rounded()))×\(Int(rowSpan.rounded())) half-spacings, more than the \(bucketLimit) buckets allowed for \(count) cells (a cell far from the others?)"
+      )
+    }
+    let columns = Int(columnSpan)
+    let rows = Int(rowSpan)
 
     self.frame = frame
     self.points = points
@@ -70,9 +93,17 @@ public struct CellLocator: PointLocator {
     self.columns = columns
     self.rows = rows
     self.cosReach = cos(spacing.reach)
-    (bucketStart, candidates) = Self.buildCandidates(
-      frame: frame, points: points, planeX: planeX, planeY: planeY, origin: (originX, originY),
-      bucketSize: bucketSize, columns: columns, rows: rows, reach: spacing.reach)
+    let workLimit = Self.workLimit(cells: count)
+    guard
+      let built = Self.buildCandidates(
+        frame: frame, points: points, planeX: planeX, planeY: planeY, origin: (originX, originY),
+        bucketSize: bucketSize, columns: columns, rows: rows, reach: spacing.reach, workLimit: workLimit)
+    else {
+      throw .invalidGrid(
+        "too irregular for the cell locator: building its index would examine more than \(workLimit) cells and buckets for \(count) cells (cells far from their neighbours?)"
+      )
+    }
+    (bucketStart, candidates, buildWork) = built
   }
 
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with each cell that can still be

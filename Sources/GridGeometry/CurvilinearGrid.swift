@@ -10,21 +10,29 @@ public struct CurvilinearGrid: Sendable {
   /// Longitude of every cell in degrees, in whatever convention the source used.
   public let longitudes: [Float]
 
-  /// A grid over the given coordinates; fails with a reason when the arrays do not
-  /// describe a grid a locator can work with.
+  /// A grid over the given coordinates; fails with a reason when the arrays do not hold
+  /// `width × height` finite coordinates in range. Whether they describe a grid a model
+  /// could have (no duplicated, misplaced or folded cells) is `validate()`'s concern:
+  /// locators accept any grid that passes this, and stay bounded on it.
   public init(width: Int, height: Int, latitudes: [Float], longitudes: [Float]) throws(GeometryError) {
     guard width >= 2, height >= 2 else {
       throw .invalidGrid("a grid needs at least 2×2 cells, got \(width)×\(height)")
     }
-    guard latitudes.count == width * height, longitudes.count == width * height else {
+    // The product of two untrusted sizes, checked: it must equal the arrays' counts.
+    let (cells, overflow) = width.multipliedReportingOverflow(by: height)
+    guard !overflow, latitudes.count == cells, longitudes.count == cells else {
       throw .invalidGrid(
-        "expected \(width * height) coordinates, got \(latitudes.count) latitudes and \(longitudes.count) longitudes")
+        "expected \(width)×\(height) coordinates, got \(latitudes.count) latitudes and \(longitudes.count) longitudes")
     }
     if let bad = latitudes.firstIndex(where: { !$0.isFinite || abs($0) > 90 }) {
-      throw .invalidGrid("latitude \(latitudes[bad]) at cell \(bad % width),\(bad / width) is not in −90…90")
+      throw .invalidGrid(
+        "cell (\(bad % width), \(bad / width)): latitude \(latitudes[bad]) is not a number in −90…90")
     }
+    // Longitudes within a turn either side of zero hold both the −180…180 of WRF and MM5 and
+    // the 0…360 of CF files; anything beyond is no longitude a model writes.
     if let bad = longitudes.firstIndex(where: { !$0.isFinite || abs($0) > 360 }) {
-      throw .invalidGrid("longitude \(longitudes[bad]) at cell \(bad % width),\(bad / width) is not in −360…360")
+      throw .invalidGrid(
+        "cell (\(bad % width), \(bad / width)): longitude \(longitudes[bad]) is not a number in −360…360")
     }
     self.width = width
     self.height = height

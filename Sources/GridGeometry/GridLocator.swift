@@ -2,6 +2,12 @@
 /// locator when the grid is such a lattice (global grids included), the analytic locator
 /// when the grid's map projection is known and reproduces its coordinates, the bucketed
 /// `CellLocator` otherwise. All are exact; the switch costs a branch per lookup.
+///
+/// Choosing and building finishes in bounded time on any grid `CurvilinearGrid` accepts:
+/// at most `RegularLatLonLocator.workLimit` coordinates examined, then (with a projection)
+/// `AnalyticLocator.workLimit` projections, then `CellLocator.workLimit` cells and buckets
+/// over at most `CellLocator.bucketLimit` buckets, all linear in the number of cells. A
+/// grid that would need more is refused as too irregular.
 public enum GridLocator: PointLocator {
   /// A curvilinear grid smaller than a hemisphere (WRF Lambert, Mercator, …).
   case curvilinear(CellLocator)

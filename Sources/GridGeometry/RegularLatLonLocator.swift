@@ -38,6 +38,19 @@ public struct RegularLatLonLocator: PointLocator {
   @usableFromInline let columnCos: [Double]
   @usableFromInline let sines = DegreeSineTable()
 
+  /// The coordinates the recognition and build examined: every cell once, then every row
+  /// and column a few times; at most `workLimit(cells:)`.
+  public let buildWork: Int
+
+  /// The most coordinates the build examines for a grid of `cells` cells: each cell once,
+  /// and each of the fewer than `cells` rows and columns four times (unwrapping, the even
+  /// step check, the sines and cosines). Every loop is over cells, rows or columns, so this
+  /// bounds its time.
+  public static func workLimit(cells: Int) -> Int {
+    let (limit, overflow) = cells.multipliedReportingOverflow(by: 5)
+    return overflow ? .max : limit
+  }
+
   /// How far, in degrees, an axis value may be from the evenly spaced one.
   static let tolerance = 1e-4
 
@@ -86,6 +99,7 @@ public struct RegularLatLonLocator: PointLocator {
     let half = abs(latitudeStep) / 2
     southEdge = max(-90, (rows.min() ?? -90) - half)
     northEdge = min(90, (rows.max() ?? 90) + half)
+    buildWork = width * height + 4 * (width + height)
     let unit = (0..<height).map { UnitVector(latitude: rows[$0], longitude: 0) }
     rowSin = unit.map(\.z)
     rowCos = unit.map(\.x)

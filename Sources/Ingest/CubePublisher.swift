@@ -16,10 +16,19 @@ enum CubePublisher {
     let header = CubeHeader(
       width: plan.width, height: plan.height, steps: plan.steps.count, firstStep: first.time,
       stepSeconds: plan.stepSeconds, runStart: plan.runStart, model: model, domain: plan.domain,
-      gridSpacing: plan.gridSpacing, projection: plan.projection,
+      // A spacing no cube can hold (DX negative or NaN) is stored as unknown, 0: the
+      // projection check has already warned that it describes no projection, and the
+      // spacing only ranks nested domains.
+      gridSpacing: CubeLimits.gridSpacing.contains(plan.gridSpacing) ? plan.gridSpacing : 0,
+      projection: plan.projection,
       metrics: plan.metrics.map {
         CubeMetric(name: $0.name, unit: $0.unit, temporal: $0.temporal.rawValue, scale: $0.step ?? 1, offset: $0.offset)
       })
+    // Checked before anything is written, so that the error names the input rather than
+    // the cube that would have been: a WRF file whose DX is NaN, say.
+    if let problem = CubeLimits.problem(in: header) {
+      throw IngestError(path: first.path, reason: "cannot store this run in a cube: \(problem)")
+    }
     let destination = StoreLayout.path(store: store, model: model, domain: plan.domain, run: run)
     let writer: CubeWriter
     do {

@@ -12,17 +12,25 @@ enum MM5Convention {
   static let markers = ["latitcrs", "longicrs", "pstarcrs", "map_proj_code"]
 
   static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+    var firstGrid: InputGrid?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       for required in ["latitcrs", "longicrs", "t2"] where file.variables[required] == nil {
         throw IngestError(path: file.path, variable: required, reason: "required MM5 variable is missing")
       }
+      // Every file's grid is the first file's, which must be a valid one.
+      let grid = try crossPoints(of: file)
+      if let firstGrid {
+        try grid.requireSame(as: firstGrid)
+      } else {
+        _ = try grid.validated()
+        firstGrid = grid
+      }
     }
-    guard let firstStep = scan.steps.first else { return [] }
+    guard let firstStep = scan.steps.first, let firstGrid else { return [] }
     let (steps, reference) = (scan.steps, scan.reference)
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
     let source = try MM5FieldSource(path: scan.firstPath)
-    let latitudes = try source.coordinate("latitcrs")
-    let longitudes = try source.coordinate("longicrs")
+    let (latitudes, longitudes) = (firstGrid.latitudes, firstGrid.longitudes)
     let scalar = { (name: String) in source.scalars[name] ?? .nan }
     let code = ProjectionCheck.code(source.scalars["map_proj_code"])
     let attributes: [String: NCAttribute] = [
@@ -46,6 +54,23 @@ enum MM5Convention {
         gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics, warnings: derivation.warnings,
         derive: { (step) throws(IngestError) in try derivation.derive(step, reader: source) })
     ]
+  }
+}
+
+extension MM5Convention {
+  /// A file's cross-point coordinates, `latitcrs`/`longicrs(i, j)`.
+  static func crossPoints(of file: NCFile) throws(IngestError) -> InputGrid {
+    let shape = (try? file.variable("latitcrs").shape) ?? []
+    guard shape.count == 2, (try? file.variable("longicrs").shape) == shape else {
+      throw IngestError(
+        path: file.path, variable: "latitcrs/longicrs", reason: "expected two 2-D arrays (i, j) of the same shape")
+    }
+    return try readingInput("latitcrs/longicrs", from: file.path) { () throws -> InputGrid in
+      InputGrid(
+        path: file.path, variables: "latitcrs/longicrs", width: shape[1], height: shape[0],
+        latitudes: try file.readUnpacked("latitcrs", start: [0, 0], count: shape).map(Float.init),
+        longitudes: try file.readUnpacked("longicrs", start: [0, 0], count: shape).map(Float.init))
+    }
   }
 }
 
@@ -99,14 +124,6 @@ final class MM5FieldSource: FieldSource {
       available.insert("PSFC")
     }
     self.available = available
-  }
-
-  func coordinate(_ name: String) throws(IngestError) -> [Float] {
-    do {
-      return try file.readUnpacked(name, start: [0, 0], count: [height, width]).map(Float.init)
-    } catch {
-      throw IngestError(error)
-    }
   }
 
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {

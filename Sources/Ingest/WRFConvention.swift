@@ -14,9 +14,10 @@ enum WRFConvention {
 
   private static func plan(_ inventory: WRFInventory) throws(IngestError) -> IngestPlan {
     let reader = WRFFieldReader(width: inventory.width, height: inventory.height)
-    let first = inventory.steps[0]
-    let latitudes = try reader.field("XLAT", at: first).map(Float.init)
-    let longitudes = try reader.field("XLONG", at: first).map(Float.init)
+    let reference = try grid(at: inventory.steps[0], reader: reader)
+    _ = try reference.validated()
+    try requireOneGrid(inventory, reference: reference, reader: reader)
+    let (latitudes, longitudes) = (reference.latitudes, reference.longitudes)
     var derivation = try WRFDerivation(
       DerivationInput(
         available: Set(inventory.variables.keys), attributes: inventory.globalAttributes,
@@ -34,5 +35,27 @@ enum WRFConvention {
           .map { attributes[$0]?.number ?? .nan }),
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics, warnings: derivation.warnings,
       derive: { (step) throws(IngestError) in try derivation.derive(step, reader: reader) })
+  }
+
+  /// XLAT/XLONG at a step.
+  private static func grid(at step: StepSource, reader: WRFFieldReader) throws(IngestError) -> InputGrid {
+    InputGrid(
+      path: step.path, variables: "XLAT/XLONG", width: reader.width, height: reader.height,
+      latitudes: try reader.field("XLAT", at: step).map(Float.init),
+      longitudes: try reader.field("XLONG", at: step).map(Float.init))
+  }
+
+  /// Refuses a run whose files, or steps when XLAT has a Time dimension, do not share the
+  /// first step's grid. Reads two fields per step (per file without a Time dimension), one
+  /// step at a time.
+  private static func requireOneGrid(
+    _ inventory: WRFInventory, reference: InputGrid, reader: WRFFieldReader
+  ) throws(IngestError) {
+    let perStep = inventory.variables["XLAT"]?.dimensions.first == "Time"
+    var seen: Set<String> = [reference.path]
+    for step in inventory.steps.dropFirst() where perStep || !seen.contains(step.path) {
+      seen.insert(step.path)
+      try grid(at: step, reader: reader).requireSame(as: reference, step: perStep ? step : nil)
+    }
   }
 }

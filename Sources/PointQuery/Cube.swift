@@ -62,6 +62,9 @@ public final class Cube: Sendable {
     do {
       let grid = try CurvilinearGrid(
         width: header.width, height: header.height, latitudes: file.latitudes, longitudes: file.longitudes)
+      // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
+      // indexes them.
+      try grid.validate()
       // The header's projection is only the source's claim: the locator checks it against
       // every cell and falls back to the generic locator when it does not hold.
       let projection = try? MapProjection(

@@ -271,3 +271,41 @@ import _TestSupport
   #expect(throws: QueryError.self) { try cube.steps(from: cube.lastStep + 1, to: .max) }
   #expect(throws: QueryError.self) { try cube.steps(from: .min, to: first - 1) }
 }
+
+/// The writer applies the reader's limits first, so that it never writes a cube readers
+/// refuse, and says which field is wrong.
+@Test func theWriterRefusesAHeaderOutsideTheLimits() throws {
+  let directory = SampleFiles.temporaryDirectory("writer-limits")
+  defer { SampleFiles.remove(directory) }
+  let destination = "\(directory)/wrf/d01/2026062000.cube"
+  let metric = CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)
+  for (header, reason) in [
+    (
+      CubeHeader(
+        width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 0, runStart: 1_750_003_200,
+        model: "wrf", domain: "d01", gridSpacing: 9000, projection: CubeProjection(code: 0, parameters: []),
+        metrics: [metric]),
+      "cannot write: step length 0 s is not in 1 s…31 days (2678400 s)"
+    ),
+    (
+      CubeHeader(
+        width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
+        model: "wrf", domain: "d01", gridSpacing: .nan, projection: CubeProjection(code: 0, parameters: []),
+        metrics: [metric]),
+      "cannot write: grid spacing nan m is not in 0.0…21000000.0 m"
+    ),
+  ] {
+    let error = #expect(throws: CubeError.self) {
+      _ = try CubeWriter(header: header, latitudes: [0, 0, 1, 1], longitudes: [0, 1, 0, 1], destination: destination)
+    }
+    #expect(error?.description == "\(destination): \(reason)")
+  }
+  let wrongGeometry = CubeHeader(
+    width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
+    model: "wrf", domain: "d01", gridSpacing: 9000, projection: CubeProjection(code: 0, parameters: []),
+    metrics: [metric])
+  let error = #expect(throws: CubeError.self) {
+    _ = try CubeWriter(header: wrongGeometry, latitudes: [0, 0, 1], longitudes: [0, 1, 0], destination: destination)
+  }
+  #expect(error?.description == "\(destination): cannot write: 3 latitudes and 3 longitudes for 4 cells")
+}

@@ -75,15 +75,20 @@ func isAnalytic(_ cube: Cube) -> Bool {
   }
 
   /// A parameter that makes no projection is named.
-  @Test func projectionParametersThatDescribeNoProjectionAreNamed() throws {
+  /// The cube keeps such a spacing as unknown (0), which readers accept, rather than a value
+  /// outside the cube's limits.
+  @Test(arguments: [-30_000, Double.nan])
+  func projectionParametersThatDescribeNoProjectionAreNamed(dx: Double) throws {
     let directory = SampleFiles.temporaryDirectory("projection-parameters")
     defer { SampleFiles.remove(directory) }
     let copy = "\(directory)/wrfout_d01"
-    try WRFFixture.copy(SampleFiles.allvars, to: copy, attributes: ["DX": .reals([-30_000])])
+    try WRFFixture.copy(SampleFiles.allvars, to: copy, attributes: ["DX": .reals([dx])])
     let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
     #expect(
       report.warnings.contains(
-        "\(copy): MAP_PROJ 1 (Lambert conformal): DX -30000.0 is not a positive grid spacing; queries use the generic locator"
+        "\(copy): MAP_PROJ 1 (Lambert conformal): DX \(dx) is not a positive grid spacing; queries use the generic locator"
       ), "\(report.warnings)")
+    let cube = try Cube(path: try #require(report.published.first).path)
+    #expect(cube.header.gridSpacing == 0)
   }
 }

@@ -11,12 +11,13 @@ enum CFConvention {
     var grid: CFGrid?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       let fileGrid = try CFGrid(file)
-      if let grid, fileGrid.width != grid.width || fileGrid.height != grid.height {
-        throw IngestError(
-          path: file.path,
-          reason: "grid is \(fileGrid.width)×\(fileGrid.height) but \(paths[0]) is \(grid.width)×\(grid.height)")
+      // Every file's grid is the first file's, which must be a valid one.
+      if let grid {
+        try fileGrid.input.requireSame(as: grid.input)
+      } else {
+        _ = try fileGrid.input.validated()
+        grid = fileGrid
       }
-      grid = grid ?? fileGrid
     }
     let steps = scan.steps
     guard let grid, !steps.isEmpty else { return [] }

@@ -3,6 +3,8 @@ import NetCDF
 /// A CF file's horizontal grid: 1-D latitude/longitude coordinate variables (a regular or
 /// Gaussian grid) or 2-D ones (curvilinear), found by standard_name, units or name.
 struct CFGrid {
+  /// The file the grid was read from.
+  let path: String
   let latitudeName: String
   let longitudeName: String
   /// The two horizontal dimensions every field ends with, slowest first.
@@ -47,6 +49,8 @@ struct CFGrid {
       let lon = try file.readUnpacked(longitude.name).map(Float.init)
       switch (latitude.shape.count, longitude.shape.count) {
       case (1, 1):
+        try Self.requireMonotonic(lat, name: latitude.name, path: file.path, unwrapping: false)
+        try Self.requireMonotonic(lon, name: longitude.name, path: file.path, unwrapping: true)
         width = lon.count
         height = lat.count
         latitudes = (0..<(width * height)).map { lat[$0 / lon.count] }
@@ -65,12 +69,46 @@ struct CFGrid {
       }
       latitudeName = latitude.name
       longitudeName = longitude.name
+      path = file.path
     } catch let error as NCError {
       throw IngestError(error)
     } catch let error as IngestError {
       throw error
     } catch {
       throw IngestError(path: file.path, reason: "\(error)")
+    }
+  }
+
+  /// The grid's coordinates as ingest checks them, named by this file and its variables.
+  var input: InputGrid {
+    InputGrid(
+      path: path, variables: "\(latitudeName)/\(longitudeName)", width: width, height: height,
+      latitudes: latitudes, longitudes: longitudes)
+  }
+
+  /// Refuses a 1-D coordinate that is not strictly increasing or strictly decreasing (a
+  /// constant, repeated or unsorted axis), naming the first value that breaks the order.
+  /// Longitude steps are taken the short way round, so that 359.5 → 0 continues 0…360.
+  static func requireMonotonic(
+    _ values: [Float], name: String, path: String, unwrapping: Bool
+  ) throws(IngestError) {
+    var direction: Float = 0
+    for k in values.indices.dropFirst() {
+      var step = values[k] - values[k - 1]
+      if unwrapping, step.isFinite {
+        step = step.truncatingRemainder(dividingBy: 360)
+        if step > 180 { step -= 360 } else if step <= -180 { step += 360 }
+      }
+      if direction == 0 { direction = step > 0 ? 1 : -1 }
+      // Written so that NaN fails.
+      guard step * direction > 0 else {
+        let kind = step == 0 ? "repeats" : "breaks the order of"
+        throw IngestError(
+          path: path, variable: name,
+          reason:
+            "a 1-D coordinate must be strictly increasing or decreasing, but \(name)[\(k)] = \(values[k]) \(kind) \(name)[\(k - 1)] = \(values[k - 1])"
+        )
+      }
     }
   }
 }

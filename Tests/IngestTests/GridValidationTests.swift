@@ -1,0 +1,247 @@
+import Foundation
+import Ingest
+import NetCDF
+import SampleRun
+import Testing
+import _TestSupport
+
+/// One way of spoiling the sample run's 135 × 80 grid, and the start of the reason ingest
+/// gives (after the file and the variables).
+struct GridSpoil: CustomTestStringConvertible, Sendable {
+  let name: String
+  let reason: String
+  /// Changes `latitudes` or `longitudes` (one grid, `width` cells a row).
+  let spoil: @Sendable (_ latitude: Bool, _ values: inout [Double], _ width: Int) -> Void
+
+  var testDescription: String { name }
+
+  static let all: [GridSpoil] = [
+    GridSpoil(name: "one cell at (0, 0)", reason: "invalid grid: cell (57, 40) at latitude 0.0, longitude 0.0 is") {
+      _, values, width in values[40 * width + 57] = 0
+    },
+    GridSpoil(
+      name: "all zeros",
+      reason: "invalid grid: cell (0, 0) at latitude 0.0, longitude 0.0 is at the same point as its neighbour (1, 0)"
+    ) { _, values, _ in values = values.map { _ in 0 } },
+    GridSpoil(name: "NaN", reason: "invalid grid: cell (3, 2): latitude nan is not a number in −90…90") {
+      latitude, values, width in if latitude { values[2 * width + 3] = .nan }
+    },
+    GridSpoil(name: "a duplicated point", reason: "invalid grid: cell (30, 20) at latitude") {
+      _, values, width in values[20 * width + 31] = values[20 * width + 30]
+    },
+    GridSpoil(name: "a reversed row", reason: "invalid grid: cell (0, 40) at latitude") { _, values, width in
+      let row = (40 * width)..<(41 * width)
+      values.replaceSubrange(row, with: values[row].reversed())
+    },
+  ]
+}
+
+/// The sample run's spec cut to `hours` hours.
+private func shortSpec(hours: Int) -> SampleRunSpec {
+  var spec = SampleRunSpec.portugal9km
+  spec.hours = hours
+  return spec
+}
+
+/// Expects ingest of `paths` to fail with a one-line error starting with `prefix`.
+private func expectRefusal(
+  _ paths: [String], store: String, startsWith prefix: String, contains parts: [String] = [],
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
+    try Ingestor.run(paths, options: .init(store: store))
+  }
+  let text = error?.description ?? ""
+  #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)
+  for part in parts { #expect(text.contains(part), "\(text)", sourceLocation: sourceLocation) }
+  #expect(!text.contains("\n"), sourceLocation: sourceLocation)
+}
+
+/// A small CF file: hourly `t2m` on 1-D `lat`/`lon` axes, or on 2-D `lat`/`lon(y, x)`
+/// arrays when `grid` is given.
+private func writeCF(
+  _ path: String, lats: [Double] = [44, 43, 42, 41, 40], lons: [Double] = [350, 351, 352, 353, 354, 355],
+  grid: (width: Int, height: Int, lat: [Double], lon: [Double])? = nil, firstHour: Double = 0
+) throws {
+  let file = try NCFile.create(path, format: .netcdf4)
+  defer { file.close() }
+  try file.defineDimension("time", length: nil)
+  let (height, width) = grid.map { ($0.height, $0.width) } ?? (lats.count, lons.count)
+  let axes = grid == nil ? ["lat", "lon"] : ["y", "x"]
+  try file.defineDimension(axes[0], length: height)
+  try file.defineDimension(axes[1], length: width)
+  try file.defineVariable("time", type: .double, dimensions: ["time"])
+  try file.setAttribute("units", .text("hours since 2026-06-20 00:00:00"), on: "time")
+  try file.defineVariable("lat", type: .float, dimensions: grid == nil ? ["lat"] : axes)
+  try file.setAttribute("units", .text("degrees_north"), on: "lat")
+  try file.defineVariable("lon", type: .float, dimensions: grid == nil ? ["lon"] : axes)
+  try file.setAttribute("units", .text("degrees_east"), on: "lon")
+  try file.defineVariable("t2m", type: .float, dimensions: ["time"] + axes)
+  try file.setAttribute("units", .text("K"), on: "t2m")
+  try file.endDefinitions()
+  if let grid {
+    try file.write("lat", start: [0, 0], count: [height, width], grid.lat)
+    try file.write("lon", start: [0, 0], count: [height, width], grid.lon)
+  } else {
+    try file.write("lat", start: [0], count: [height], lats)
+    try file.write("lon", start: [0], count: [width], lons)
+  }
+  try file.write("time", start: [0], count: [2], [firstHour, firstHour + 1])
+  try file.write(
+    "t2m", start: [0, 0, 0], count: [2, height, width], (0..<(2 * width * height)).map { 280 + Double($0 % 7) })
+}
+
+@Suite struct GridValidationTests {
+  @Test(arguments: GridSpoil.all)
+  func aSpoiltWRFGridIsRefusedNamingFileVariablesAndCell(_ spoil: GridSpoil) throws {
+    let directory = SampleFiles.temporaryDirectory("wrf-grid")
+    defer { SampleFiles.remove(directory) }
+    try SampleRunGenerator.writeSingleFile(shortSpec(hours: 1), to: "\(directory)/run.nc")
+    let spoilt = "\(directory)/wrfout_d01_spoilt.nc"
+    try WRFFixture.copy(
+      "\(directory)/run.nc", to: spoilt,
+      transform: { name, values in
+        guard name == "XLAT" || name == "XLONG" else { return values }
+        // Every step's grid, so that the first step's is the one refused.
+        let cells = 135 * 80
+        return (0..<(values.count / cells)).flatMap { step in
+          var grid = Array(values[(step * cells)..<((step + 1) * cells)])
+          spoil.spoil(name == "XLAT", &grid, 135)
+          return grid
+        }
+      })
+    expectRefusal([spoilt], store: "\(directory)/store", startsWith: "\(spoilt): XLAT/XLONG: \(spoil.reason)")
+  }
+
+  /// XLAT shifted by a degree in one step of a run: the case, once accepted with
+  /// the first step's grid kept.
+  @Test func aWRFGridThatChangesBetweenStepsOfAFileIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("wrf-steps")
+    defer { SampleFiles.remove(directory) }
+    try SampleRunGenerator.writeSingleFile(shortSpec(hours: 2), to: "\(directory)/run.nc")
+    let shifted = "\(directory)/wrfout_d01_shifted.nc"
+    try WRFFixture.copy(
+      "\(directory)/run.nc", to: shifted,
+      transform: { name, values in
+        guard name == "XLAT" else { return values }
+        let cells = 135 * 80
+        return values.enumerated().map { $0.offset / cells == 1 ? $0.element + 1 : $0.element }
+      })
+    expectRefusal(
+      [shifted], store: "\(directory)/store",
+      startsWith:
+        "\(shifted): XLAT/XLONG: the grid changes within the run: at step 1 (2026-06-20T01:00:00Z) cell (0, 0) is at latitude",
+      contains: ["in \(shifted); ingest one grid at a time"])
+  }
+
+  @Test func aWRFGridThatChangesBetweenFilesIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("wrf-files")
+    defer { SampleFiles.remove(directory) }
+    let files = try SampleRunGenerator.write(shortSpec(hours: 1), to: "\(directory)/run")
+    #expect(files.count == 2)
+    let shifted = "\(directory)/wrfout_d01_2026-06-20_01:00:00"
+    try WRFFixture.copy(
+      files[1], to: shifted,
+      transform: { name, values in
+        name == "XLONG" ? values.enumerated().map { $0.offset == 5 * 135 + 7 ? $0.element + 0.01 : $0.element } : values
+      })
+    expectRefusal(
+      [files[0], shifted], store: "\(directory)/store",
+      startsWith:
+        "\(shifted): XLAT/XLONG: the grid changes within the run: at step 0 (2026-06-20T01:00:00Z) cell (7, 5) is at",
+      contains: ["in \(files[0])"])
+    // The same file unchanged is accepted: the check compares, it does not refuse a second file.
+    let report = try Ingestor.run(files, options: .init(store: "\(directory)/good"))
+    #expect(report.published.count == 1)
+  }
+
+  @Test func aSpoiltOrChangingMM5GridIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("mm5-grid")
+    defer { SampleFiles.remove(directory) }
+    let original = "\(directory)/mm5.nc"
+    try SampleRunGenerator.writeMM5(shortSpec(hours: 1), to: original)
+    let spoilt = "\(directory)/spoilt.nc"
+    try WRFFixture.copy(
+      original, to: spoilt,
+      transform: { name, values in
+        guard name == "latitcrs" || name == "longicrs" else { return values }
+        var grid = values
+        GridSpoil.all[0].spoil(name == "latitcrs", &grid, 135)
+        return grid
+      })
+    expectRefusal(
+      [spoilt], store: "\(directory)/store",
+      startsWith: "\(spoilt): latitcrs/longicrs: invalid grid: cell (57, 40) at latitude 0.0, longitude 0.0 is")
+
+    // A later file of the run whose grid moved by a degree.
+    let later = "\(directory)/later.nc"
+    try WRFFixture.copy(
+      original, to: later,
+      transform: { name, values in
+        switch name {
+        case "time": values.map { $0 + 120 }
+        case "latitcrs": values.map { $0 + 1 }
+        default: values
+        }
+      })
+    expectRefusal(
+      [original, later], store: "\(directory)/store",
+      startsWith: "\(later): latitcrs/longicrs: the grid changes within the run: cell (0, 0) is at latitude",
+      contains: ["in \(original)"])
+  }
+
+  @Test func cfAxesThatAreConstantOrUnsortedAreRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-axes")
+    defer { SampleFiles.remove(directory) }
+    let constant = "\(directory)/constant.nc"
+    try writeCF(constant, lats: [40, 40, 40, 40, 40])
+    expectRefusal(
+      [constant], store: "\(directory)/store",
+      startsWith:
+        "\(constant): lat: a 1-D coordinate must be strictly increasing or decreasing, but lat[1] = 40.0 repeats lat[0] = 40.0"
+    )
+    let unsorted = "\(directory)/unsorted.nc"
+    try writeCF(unsorted, lats: [40, 41, 43, 42, 44])
+    expectRefusal(
+      [unsorted], store: "\(directory)/store",
+      startsWith:
+        "\(unsorted): lat: a 1-D coordinate must be strictly increasing or decreasing, but lat[3] = 42.0 breaks the order of lat[2] = 43.0"
+    )
+    let longitudes = "\(directory)/longitudes.nc"
+    try writeCF(longitudes, lons: [350, 351, 352, 352, 353, 354])
+    expectRefusal(
+      [longitudes], store: "\(directory)/store", startsWith: "\(longitudes): lon: ",
+      contains: ["lon[3] = 352.0 repeats"])
+    // Descending latitudes and longitudes across 0° are fine.
+    let good = "\(directory)/good.nc"
+    try writeCF(good, lats: [44, 43, 42, 41, 40], lons: [357, 358, 359, 0, 1, 2])
+    #expect(try Ingestor.run([good], options: .init(store: "\(directory)/good")).published.count == 1)
+  }
+
+  @Test func aSpoiltOrChangingCFGridIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-grid")
+    defer { SampleFiles.remove(directory) }
+    // A 2-D grid with one cell at (0, 0).
+    let (width, height) = (8, 6)
+    var lat = (0..<(width * height)).map { 40 + Double($0 / width) * 0.1 }
+    var lon = (0..<(width * height)).map { -8 + Double($0 % width) * 0.1 }
+    lat[2 * width + 3] = 0
+    lon[2 * width + 3] = 0
+    let spike = "\(directory)/spike.nc"
+    try writeCF(spike, grid: (width, height, lat, lon))
+    expectRefusal(
+      [spike], store: "\(directory)/store",
+      startsWith: "\(spike): lat/lon: invalid grid: cell (3, 2) at latitude 0.0, longitude 0.0 is")
+
+    // A second file of the run on other longitudes.
+    let first = "\(directory)/first.nc"
+    let second = "\(directory)/second.nc"
+    try writeCF(first)
+    try writeCF(second, lons: [350.5, 351.5, 352.5, 353.5, 354.5, 355.5], firstHour: 2)
+    expectRefusal(
+      [first, second], store: "\(directory)/store",
+      startsWith:
+        "\(second): lat/lon: the grid changes within the run: cell (0, 0) is at latitude 44.0, longitude 350.5",
+      contains: ["but at 44.0, 350.0 in \(first)"])
+  }
+}
