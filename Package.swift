@@ -116,20 +116,17 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
   package.targets.removeAll { $0.type == .test || external($0) }
   package.products = []
   package.dependencies = []
-  let support: [Target.Dependency] = [
-    "CFuzzDriver", "FuzzSupport", "CubeFormat", "GridGeometry", "PointQuery", "Meteorology", "Ingest", "NetCDF",
-  ]
   package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Sources/CFuzzDriver"))
   package.targets.append(
     .target(
       name: "FuzzSupport",
       dependencies: [
-        "CubeFormat", "GridGeometry", "PointQuery", "Meteorology", "Ingest", "NetCDF", "SampleRun",
+        "CFuzzDriver", "CubeFormat", "GridGeometry", "PointQuery", "Meteorology", "Ingest", "NetCDF", "SampleRun",
       ],
       path: "Fuzz/Sources/FuzzSupport"))
   for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata"] {
     package.targets.append(
       .executableTarget(
-        name: name, dependencies: support, path: "Fuzz/Sources/\(name)"))
+        name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))
   }
 }
