@@ -43,54 +43,6 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
   return spec
 }
 
-/// Expects ingest of `paths` to fail with a one-line error starting with `prefix`.
-private func expectRefusal(
-  _ paths: [String], store: String, startsWith prefix: String, contains parts: [String] = [],
-  sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
-    try Ingestor.run(paths, options: .init(store: store))
-  }
-  let text = error?.description ?? ""
-  #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)
-  for part in parts { #expect(text.contains(part), "\(text)", sourceLocation: sourceLocation) }
-  #expect(!text.contains("\n"), sourceLocation: sourceLocation)
-}
-
-/// A small CF file: hourly `t2m` on 1-D `lat`/`lon` axes, or on 2-D `lat`/`lon(y, x)`
-/// arrays when `grid` is given.
-private func writeCF(
-  _ path: String, lats: [Double] = [44, 43, 42, 41, 40], lons: [Double] = [350, 351, 352, 353, 354, 355],
-  grid: (width: Int, height: Int, lat: [Double], lon: [Double])? = nil, firstHour: Double = 0
-) throws {
-  let file = try NCFile.create(path, format: .netcdf4)
-  defer { file.close() }
-  try file.defineDimension("time", length: nil)
-  let (height, width) = grid.map { ($0.height, $0.width) } ?? (lats.count, lons.count)
-  let axes = grid == nil ? ["lat", "lon"] : ["y", "x"]
-  try file.defineDimension(axes[0], length: height)
-  try file.defineDimension(axes[1], length: width)
-  try file.defineVariable("time", type: .double, dimensions: ["time"])
-  try file.setAttribute("units", .text("hours since 2026-06-20 00:00:00"), on: "time")
-  try file.defineVariable("lat", type: .float, dimensions: grid == nil ? ["lat"] : axes)
-  try file.setAttribute("units", .text("degrees_north"), on: "lat")
-  try file.defineVariable("lon", type: .float, dimensions: grid == nil ? ["lon"] : axes)
-  try file.setAttribute("units", .text("degrees_east"), on: "lon")
-  try file.defineVariable("t2m", type: .float, dimensions: ["time"] + axes)
-  try file.setAttribute("units", .text("K"), on: "t2m")
-  try file.endDefinitions()
-  if let grid {
-    try file.write("lat", start: [0, 0], count: [height, width], grid.lat)
-    try file.write("lon", start: [0, 0], count: [height, width], grid.lon)
-  } else {
-    try file.write("lat", start: [0], count: [height], lats)
-    try file.write("lon", start: [0], count: [width], lons)
-  }
-  try file.write("time", start: [0], count: [2], [firstHour, firstHour + 1])
-  try file.write(
-    "t2m", start: [0, 0, 0], count: [2, height, width], (0..<(2 * width * height)).map { 280 + Double($0 % 7) })
-}
-
 @Suite struct GridValidationTests {
   @Test(arguments: GridSpoil.all)
   func aSpoiltWRFGridIsRefusedNamingFileVariablesAndCell(_ spoil: GridSpoil) throws {
@@ -110,7 +62,7 @@ private func writeCF(
           return grid
         }
       })
-    expectRefusal([spoilt], store: "\(directory)/store", startsWith: "\(spoilt): XLAT/XLONG: \(spoil.reason)")
+    expectIngestRefused([spoilt], store: "\(directory)/store", startsWith: "\(spoilt): XLAT/XLONG: \(spoil.reason)")
   }
 
   /// XLAT shifted by a degree in one step of a run: the case, once accepted with
@@ -127,7 +79,7 @@ private func writeCF(
         let cells = 135 * 80
         return values.enumerated().map { $0.offset / cells == 1 ? $0.element + 1 : $0.element }
       })
-    expectRefusal(
+    expectIngestRefused(
       [shifted], store: "\(directory)/store",
       startsWith:
         "\(shifted): XLAT/XLONG: the grid changes within the run: at step 1 (2026-06-20T01:00:00Z) cell (0, 0) is at latitude",
@@ -145,7 +97,7 @@ private func writeCF(
       transform: { name, values in
         name == "XLONG" ? values.enumerated().map { $0.offset == 5 * 135 + 7 ? $0.element + 0.01 : $0.element } : values
       })
-    expectRefusal(
+    expectIngestRefused(
       [files[0], shifted], store: "\(directory)/store",
       startsWith:
         "\(shifted): XLAT/XLONG: the grid changes within the run: at step 0 (2026-06-20T01:00:00Z) cell (7, 5) is at",
@@ -169,7 +121,7 @@ private func writeCF(
         GridSpoil.all[0].spoil(name == "latitcrs", &grid, 135)
         return grid
       })
-    expectRefusal(
+    expectIngestRefused(
       [spoilt], store: "\(directory)/store",
       startsWith: "\(spoilt): latitcrs/longicrs: invalid grid: cell (57, 40) at latitude 0.0, longitude 0.0 is")
 
@@ -184,7 +136,7 @@ private func writeCF(
         default: values
         }
       })
-    expectRefusal(
+    expectIngestRefused(
       [original, later], store: "\(directory)/store",
       startsWith: "\(later): latitcrs/longicrs: the grid changes within the run: cell (0, 0) is at latitude",
       contains: ["in \(original)"])
@@ -194,27 +146,27 @@ private func writeCF(
     let directory = SampleFiles.temporaryDirectory("cf-axes")
     defer { SampleFiles.remove(directory) }
     let constant = "\(directory)/constant.nc"
-    try writeCF(constant, lats: [40, 40, 40, 40, 40])
-    expectRefusal(
+    try writeSmallCF(constant, lats: [40, 40, 40, 40, 40])
+    expectIngestRefused(
       [constant], store: "\(directory)/store",
       startsWith:
         "\(constant): lat: a 1-D coordinate must be strictly increasing or decreasing, but lat[1] = 40.0 repeats lat[0] = 40.0"
     )
     let unsorted = "\(directory)/unsorted.nc"
-    try writeCF(unsorted, lats: [40, 41, 43, 42, 44])
-    expectRefusal(
+    try writeSmallCF(unsorted, lats: [40, 41, 43, 42, 44])
+    expectIngestRefused(
       [unsorted], store: "\(directory)/store",
       startsWith:
         "\(unsorted): lat: a 1-D coordinate must be strictly increasing or decreasing, but lat[3] = 42.0 breaks the order of lat[2] = 43.0"
     )
     let longitudes = "\(directory)/longitudes.nc"
-    try writeCF(longitudes, lons: [350, 351, 352, 352, 353, 354])
-    expectRefusal(
+    try writeSmallCF(longitudes, lons: [350, 351, 352, 352, 353, 354])
+    expectIngestRefused(
       [longitudes], store: "\(directory)/store", startsWith: "\(longitudes): lon: ",
       contains: ["lon[3] = 352.0 repeats"])
     // Descending latitudes and longitudes across 0° are fine.
     let good = "\(directory)/good.nc"
-    try writeCF(good, lats: [44, 43, 42, 41, 40], lons: [357, 358, 359, 0, 1, 2])
+    try writeSmallCF(good, lats: [44, 43, 42, 41, 40], lons: [357, 358, 359, 0, 1, 2])
     #expect(try Ingestor.run([good], options: .init(store: "\(directory)/good")).published.count == 1)
   }
 
@@ -228,17 +180,17 @@ private func writeCF(
     lat[2 * width + 3] = 0
     lon[2 * width + 3] = 0
     let spike = "\(directory)/spike.nc"
-    try writeCF(spike, grid: (width, height, lat, lon))
-    expectRefusal(
+    try writeSmallCF(spike, grid: (width, height, lat, lon))
+    expectIngestRefused(
       [spike], store: "\(directory)/store",
       startsWith: "\(spike): lat/lon: invalid grid: cell (3, 2) at latitude 0.0, longitude 0.0 is")
 
     // A second file of the run on other longitudes.
     let first = "\(directory)/first.nc"
     let second = "\(directory)/second.nc"
-    try writeCF(first)
-    try writeCF(second, lons: [350.5, 351.5, 352.5, 353.5, 354.5, 355.5], firstHour: 2)
-    expectRefusal(
+    try writeSmallCF(first)
+    try writeSmallCF(second, lons: [350.5, 351.5, 352.5, 353.5, 354.5, 355.5], hours: [2, 3])
+    expectIngestRefused(
       [first, second], store: "\(directory)/store",
       startsWith:
         "\(second): lat/lon: the grid changes within the run: cell (0, 0) is at latitude 44.0, longitude 350.5",

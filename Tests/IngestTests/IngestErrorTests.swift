@@ -7,19 +7,6 @@ import _TestSupport
 /// Variants of the real allvars file (4 steps, 3-hourly from 2005-09-21 00 UTC) that break
 /// one rule each; every one must fail with a one-line error naming the file.
 @Suite struct IngestErrorTests {
-  private func expectError(
-    _ paths: [String], store: String, startsWith prefix: String, contains parts: [String] = [],
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
-      try Ingestor.run(paths, options: .init(store: store))
-    }
-    let text = error?.description ?? ""
-    #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)
-    for part in parts { #expect(text.contains(part), "\(text)", sourceLocation: sourceLocation) }
-    #expect(!text.contains("\n"), sourceLocation: sourceLocation)
-  }
-
   private func shifted(_ rows: [String], hours: Int) -> [String] {
     rows.map { row in
       let hour = Int(row.dropFirst(11).prefix(2))! + hours
@@ -34,12 +21,12 @@ import _TestSupport
     try WRFFixture.copy(
       SampleFiles.allvars, to: later, attributes: ["SIMULATION_START_DATE": .text("2005-09-21_00:00:00")],
       strings: { name, rows in name == "Times" ? shifted(rows, hours: 12) : rows })
-    expectError(
+    expectIngestRefused(
       [SampleFiles.allvars, later], store: "\(directory)/s",
       startsWith: "\(later): SIMULATION_START_DATE: belongs to the run of 2005-09-21T00:00:00Z",
       contains: ["ingest one run at a time"])
 
-    expectError(
+    expectIngestRefused(
       [SampleFiles.allvars, SampleFiles.tipD1], store: "\(directory)/s",
       startsWith: "\(SampleFiles.tipD1): grid is 200×200 but \(SampleFiles.allvars) of the same domain d01 is 10×8")
   }
@@ -54,7 +41,7 @@ import _TestSupport
         name == "Times"
           ? rows.enumerated().map { $0.offset == 3 ? shifted([$0.element], hours: 1)[0] : $0.element } : rows
       })
-    expectError(
+    expectIngestRefused(
       [uneven], store: "\(directory)/s", startsWith: "\(uneven): output times are not evenly spaced",
       contains: ["is 240 min, earlier steps are 180 min apart"])
 
@@ -65,7 +52,7 @@ import _TestSupport
         guard name == "Times" else { return rows }
         return ["2005-09-21_00:00:00", "2005-09-21_01:30:00", "2005-09-21_03:00:00", "2005-09-21_04:30:00"]
       })
-    expectError(
+    expectIngestRefused(
       [ninety], store: "\(directory)/s",
       startsWith: "\(ninety): Times: output step of 5400 s neither divides nor is a multiple of an hour")
 
@@ -73,7 +60,7 @@ import _TestSupport
     try WRFFixture.copy(
       SampleFiles.allvars, to: garbled,
       strings: { name, rows in name == "Times" ? ["2005-09-21_00:00:00", "tomorrow", rows[2], rows[3]] : rows })
-    expectError(
+    expectIngestRefused(
       [garbled], store: "\(directory)/s",
       startsWith: "\(garbled): Times: step 2 is \"tomorrow\", not YYYY-MM-DD_HH:MM:SS")
   }
@@ -81,7 +68,7 @@ import _TestSupport
   @Test func noInputAndMisshapenFieldsAreRefused() throws {
     let directory = SampleFiles.temporaryDirectory("ingest-shape")
     defer { SampleFiles.remove(directory) }
-    expectError([], store: directory, startsWith: "ingest: no input files given")
+    expectIngestRefused([], store: directory, startsWith: "ingest: no input files given")
 
     // T2 without its Time dimension: a hand-made file, not WRF output.
     let path = "\(directory)/wrfout_flat_t2.nc"
@@ -100,7 +87,7 @@ import _TestSupport
       try file.write(name, start: [0, 0], count: [2, 2], [1, 2, 3, 4] as [Double])
     }
     file.close()
-    expectError(
+    expectIngestRefused(
       [path], store: directory,
       startsWith: "\(path): T2: expected T2(Time, south_north, west_east), found [\"south_north\", \"west_east\"]")
   }
