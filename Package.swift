@@ -103,3 +103,30 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Fuzzing (Scripts/fuzz, docs/reliability.md). With NWPCUBE_FUZZ=1 the package is the
+// libFuzzer targets under Fuzz/ and the modules they reach: targets that need another
+// package (the HTTP service, the CLI) and the test targets are left out, so a fuzz build
+// resolves and compiles nothing outside this repository. The fuzz executables call
+// libFuzzer's driver, so they link only with -sanitize=fuzzer (Scripts/fuzz passes it).
+if Context.environment["NWPCUBE_FUZZ"] == "1" {
+  let external = { (target: Target) in
+    target.dependencies.contains { if case .productItem = $0 { true } else { false } }
+  }
+  package.targets.removeAll { $0.type == .test || external($0) }
+  package.products = []
+  package.dependencies = []
+  package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Sources/CFuzzDriver"))
+  package.targets.append(
+    .target(
+      name: "FuzzSupport",
+      dependencies: [
+        "CFuzzDriver", "CubeFormat", "GridGeometry", "PointQuery", "Meteorology", "Ingest", "NetCDF", "SampleRun",
+      ],
+      path: "Fuzz/Sources/FuzzSupport"))
+  for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata"] {
+    package.targets.append(
+      .executableTarget(
+        name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))
+  }
+}

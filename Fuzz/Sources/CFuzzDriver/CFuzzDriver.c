@@ -1,0 +1,2 @@
+// The module exists for its header: the declaration of libFuzzer's driver entry point.
+#include "CFuzzDriver.h"

@@ -1,0 +1,79 @@
+import CubeFormat
+import Meteorology
+import PointQuery
+
+/// Everything a reader does with a cube, on whatever is at a path: open it as a query
+/// does (every checksum) and as the store inventory does (the header's only), build the
+/// locator, and when it opens, read words, locate points and read values and series as the
+/// CLI and the server would. Every step may throw; none may trap or hang.
+///
+/// The locator and the lookups run on the cube opened without data checksums, so that a
+/// mutated data block (checksums not recomputed) still reaches them.
+public enum CubeProbe {
+  public static func probe(_ path: String) {
+    blackHole((try? CubeFile(path: path))?.fileBytes)
+    if let file = try? CubeFile(path: path, verifyChecksums: false) {
+      readWords(file)
+    }
+    if let cube = try? Cube(path: path, verifyChecksums: false) {
+      lookUp(cube)
+    }
+  }
+
+  /// The corners of every metric's block, as `info` and series reads touch them.
+  static func readWords(_ file: CubeFile) {
+    let header = file.header
+    var sum = 0
+    for metric in header.metrics.indices {
+      for cell in [0, header.cells - 1] where cell >= 0 {
+        for step in [0, header.steps - 1] where step >= 0 {
+          sum &+= Int(file.word(metric: metric, cell: cell, step: step))
+        }
+      }
+    }
+    sum &+= file.latitudes.count &+ file.longitudes.count
+    blackHole(sum)
+  }
+
+  /// Points at the grid's corners, centre and off its edges, at the run's first, middle and
+  /// last times and outside them, with every metric and both methods.
+  static func lookUp(_ cube: Cube) {
+    let latitudes = cube.file.latitudes
+    let longitudes = cube.file.longitudes
+    guard !latitudes.isEmpty, latitudes.count == longitudes.count else { return }
+    let cells = [0, latitudes.count / 2, latitudes.count - 1]
+    var points = cells.map { (Double(latitudes[$0]), Double(longitudes[$0])) }
+    points += [(0, 0), (89.999, -179.999), (-90, 180), (Double(latitudes[0]) + 0.01, Double(longitudes[0]) - 0.01)]
+    let first = cube.firstTime
+    let times = [first, first &+ cube.stepLength / 2, cube.lastStep, .min]
+    let metrics = Metric.queryable.map { cube.metric($0) }
+    var sum = 0.0
+    for (latitude, longitude) in points {
+      for method in InterpolationMethod.allCases {
+        for time in [first, .max] {
+          sum +=
+            (try? cube.value(metrics[0], latitude: latitude, longitude: longitude, time: time, method: method))
+            .flatMap { $0 } ?? 0
+        }
+        guard let location = try? cube.locate(latitude: latitude, longitude: longitude, method: method) else {
+          continue
+        }
+        for metric in metrics {
+          for time in times {
+            sum += (try? cube.value(metric, at: location, time: time)).flatMap { $0 } ?? 0
+          }
+          if let range = try? cube.steps(from: first, to: cube.lastStep) {
+            sum += cube.series(metric, at: location, steps: range).compactMap { $0 }.reduce(0, +)
+          }
+        }
+      }
+    }
+    blackHole(sum)
+  }
+}
+
+/// Keeps a computed value alive so that the optimiser cannot drop the reads behind it.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}

@@ -1,0 +1,99 @@
+import CubeFormat
+import Foundation
+import Ingest
+
+/// Writes a target's generated seeds (Fuzz/Corpus is committed; this is how its binary
+/// files were made): `NWPCUBE_FUZZ_WRITE_SEEDS=DIR` makes a fuzz binary write its seeds
+/// into DIR and exit instead of fuzzing.
+public enum FuzzSeeds {
+  /// Called from each target's `LLVMFuzzerInitialize`.
+  public static func writeIfAsked(_ target: String) {
+    guard let directory = ProcessInfo.processInfo.environment["NWPCUBE_FUZZ_WRITE_SEEDS"] else { return }
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let seeds: [String: [UInt8]]
+    switch target {
+    case "cube_open", "cube_resealed": seeds = cubes()
+    case "locator_build": seeds = locators()
+    default: seeds = scripts()
+    }
+    for (name, bytes) in seeds.sorted(by: { $0.key < $1.key }) {
+      _ = FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data(bytes))
+    }
+    print("wrote \(seeds.count) seeds for \(target) into \(directory)")
+    exit(0)
+  }
+
+  /// A cube of each kind of locator: the three templates ingested (Lambert WRF, MM5 and a
+  /// CF lattice), and a 2 × 2 cube with one metric and one step, the smallest there is.
+  static func cubes() -> [String: [UInt8]] {
+    var seeds: [String: [UInt8]] = [:]
+    let store = FuzzScratch.path("seed-store")
+    defer { FuzzScratch.remove("seed-store") }
+    for name in MetadataTemplates.names {
+      let path = FuzzScratch.path("seed-\(name).nc")
+      guard let template = MetadataTemplates.named(name), (try? template.write(to: path)) != nil,
+        let report = try? Ingestor.run([path], options: .init(store: store, model: name)),
+        let published = report.published.first,
+        let data = FileManager.default.contents(atPath: published.path)
+      else {
+        print("could not make the \(name) seed cube")
+        continue
+      }
+      seeds["\(name).cube"] = Array(data)
+    }
+    let header = CubeHeader(
+      width: 2, height: 2, steps: 1, firstStep: 1_782_000_000, stepSeconds: 3600, runStart: 1_782_000_000,
+      model: "tiny", domain: "d01", gridSpacing: 1000,
+      projection: CubeProjection(code: 0, parameters: Array(repeating: .nan, count: 8)),
+      metrics: [CubeMetric(name: "temp", unit: "C", temporal: 0, scale: 0.01, offset: -100)])
+    let path = FuzzScratch.path("seed-tiny.cube")
+    if let writer = try? CubeWriter(
+      header: header, latitudes: [40, 40, 41, 41], longitudes: [-9, -8, -9, -8], destination: path)
+    {
+      writer.write(metric: 0, step: 0, values: [10, 11, 12, 13])
+      if (try? writer.publish()) != nil, let data = FileManager.default.contents(atPath: path) {
+        seeds["tiny.cube"] = Array(data)
+      }
+    }
+    return seeds
+  }
+
+  /// The binary form of a metadata script, one harmless change per template (the text
+  /// seeds are written by hand): WRF's GRID_ID set to 1, CF's time calendar emptied, MM5's
+  /// grid_ds set to 99.
+  static func scripts() -> [String: [UInt8]] {
+    let payload = [UInt8](repeating: 0, count: 8)
+    return [
+      "binary-wrf": [0, 1, 0, 5] + payload, "binary-cf": [1, 1, 4, 23] + payload,
+      "binary-mm5": [2, 1, 7, 7] + payload,
+    ]
+  }
+
+  /// One input per mode and projection kind (see `LocatorCase`), plus a lattice with a
+  /// cell moved to 0, 0.
+  static func locators() -> [String: [UInt8]] {
+    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+    func scaled(_ fraction: Double) -> [UInt8] { le(UInt16(fraction * Double(UInt16.max))) }
+    var seeds: [String: [UInt8]] = [:]
+    // 3 × 3 raw coordinates around Lisbon.
+    var raw: [UInt8] = [2, 2, 0]
+    for cell in 0..<9 {
+      raw += le(Float(38.5 + 0.1 * Double(cell / 3)).bitPattern) + le(Float(-9.3 + 0.1 * Double(cell % 3)).bitPattern)
+    }
+    seeds["raw-3x3"] = raw + [0, 0]
+    // A 12 × 10 lattice of 0.25°, then the same with one cell at 0, 0.
+    let lattice: [UInt8] = [11, 9, 1] + scaled(0.7) + scaled(0.49) + scaled(0.525) + scaled(0.525)
+    seeds["lattice-12x10"] = lattice + [0, 0]
+    seeds["lattice-12x10-zero-cell"] =
+      lattice + [1] + le(UInt16(57)) + le(Float(0).bitPattern) + le(Float(0).bitPattern) + [0]
+    // 20 × 16 grids of each projection kind, handed to the locator with their projection.
+    for (kind, name) in ["lambert", "polar", "mercator", "latlon"].enumerated() {
+      let truelat = kind == 1 ? scaled(0.95) : scaled(0.8)
+      let parameters = truelat + scaled(0.85) + scaled(0.48) + [0] + scaled(0.05)
+      seeds["projected-\(name)-20x16"] =
+        [19, 15, 2, UInt8(kind)] + parameters + scaled(0.72) + scaled(0.47) + [0, 1]
+        + scaled(0.7) + scaled(0.49)
+    }
+    return seeds
+  }
+}
