@@ -111,4 +111,16 @@ import _TestSupport
     expectIngestRefused(
       [path], store: "\(directory)/store", contains: ["\(path): time: step 1 is", "outside the years 1900–2200"])
   }
+
+  /// A grid wider than a cube can hold is refused before anything is written, naming the
+  /// input rather than the cube it would have become.
+  @Test func aShapeNoCubeCanHoldIsRefusedNamingTheInput() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-wide")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wide.nc"
+    try writeSmallCF(path, lats: [40, 41], lons: (0..<100_001).map { Double($0) * 0.0035 })
+    expectIngestRefused(
+      [path], store: "\(directory)/store",
+      startsWith: "\(path): cannot store this run in a cube: width 100001 is not in 1…100000 cells")
+  }
 }
