@@ -1,17 +1,12 @@
 import CubeFormat
-import GridGeometry
 import UTCTime
 
 /// Writes an ingest plan into a cube, streaming step by step, and publishes it atomically.
 enum CubePublisher {
   static func publish(_ plan: IngestPlan, store: String, model: String) throws(IngestError) -> Ingestor.Published {
+    // The grid needs no check here: every convention validates each input file's grid
+    // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
     let first = plan.steps[0]
-    do {
-      _ = try CurvilinearGrid(
-        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes)
-    } catch {
-      throw IngestError(path: first.path, variable: "latitude/longitude", reason: error.description)
-    }
     let run = UTC.runIdentifier(plan.runStart)
     let header = CubeHeader(
       width: plan.width, height: plan.height, steps: plan.steps.count, firstStep: first.time,
