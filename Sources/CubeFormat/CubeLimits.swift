@@ -99,8 +99,9 @@ public enum CubeLimits {
       guard isText(metric.unit, maxBytes: 15) else {
         return "\(label) unit '\(printable(metric.unit))' is not at most 15 bytes of printable text"
       }
-      guard metric.temporal <= 1 else {
-        return "\(label) temporal kind \(metric.temporal) is not 0 (instantaneous) or 1 (hourly amount)"
+      guard metric.temporal <= 2 else {
+        return
+          "\(label) temporal kind \(metric.temporal) is not 0 (instantaneous), 1 (hourly amount) or 2 (category)"
       }
       guard metric.scale.isFinite, metric.scale > 0 else {
         return "\(label) scale \(metric.scale) is not a finite positive number"

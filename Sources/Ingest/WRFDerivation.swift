@@ -148,8 +148,12 @@ struct WRFDerivation {
         output.append(try field("PSFC").map { $0 / 100 })
       case .shortwave:
         output.append(try field("SWDOWN"))
-      default:
+      case .apparentTemp, .visibility, .weatherCode, .showers, .snowfall, .cloudLow, .cloudMid, .cloudHigh,
+        .windGusts, .precipitationNeighbourhood:
+        // Not derived yet: never offered in `metrics`.
         output.append(Array(repeating: .nan, count: cells))
+      case .windVel, .windDir, .isDay, .precipitationProbability:
+        preconditionFailure("\(metric.name) is computed at query time, never stored")
       }
     }
     return output

@@ -1,46 +1,94 @@
 /// A quantity nwpcube answers for a point and time.
 ///
-/// Names follow the legacy mobile client where one exists. Stored metrics are quantized
-/// to 16 bits as `offset + step · q` (q in 0…65534; 65535 means missing), so a stored
-/// value is within `step / 2` of the derived one. `wind_vel` and `wind_dir` are not stored:
-/// they are computed at query time from the stored earth-relative `wind_u`/`wind_v`, so
-/// that interpolation in space and time happens on vectors, never on angles.
+/// Names follow the legacy mobile client where one exists, Open-Meteo's otherwise. Stored
+/// metrics are quantized to 16 bits as `offset + step · q` (q in 0…65534; 65535 means
+/// missing), so a stored value is within `step / 2` of the derived one. The others are
+/// computed at query time (`origin`): `wind_vel` and `wind_dir` from the stored
+/// earth-relative `wind_u`/`wind_v`, so that interpolation in space and time happens on
+/// vectors, never on angles; `is_day` from the sun's position; `precipitation_probability`
+/// from every run in the store that covers the hour.
 ///
-/// A metric is its position in the catalogue and nothing else; what it is (name, unit,
-/// quantization) is looked up there. So metrics compare as integers, and copying one, or
-/// an array of them, touches no reference counts: forecasts pass metric lists around on
-/// every request.
-public struct Metric: Sendable, Hashable, CustomStringConvertible {
-  /// Its position in `Metric.queryable`: what identifies it, and what per-metric tables
-  /// (a cube's resolved metrics, a forecast's columns) are indexed by.
-  public let index: Int
+/// A metric is a case of this enumeration and everything about it is in `definition`, one
+/// exhaustive switch: adding a case without its definition does not compile, nor does a
+/// derivation switch that forgets it (docs/adding-a-metric.md). Metrics compare as small
+/// integers, and copying one, or an array of them, touches no reference counts: forecasts
+/// pass metric lists around on every request.
+public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
+  case temp
+  case hum
+  case dewPoint
+  case rain
+  case snow
+  case cloud
+  case windVel
+  case windDir
+  case windU
+  case windV
+  case atmPress
+  case sfcPress
+  case shortwave
+  case apparentTemp
+  case visibility
+  case weatherCode
+  case showers
+  case snowfall
+  case cloudLow
+  case cloudMid
+  case cloudHigh
+  case windGusts
+  case isDay
+  case precipitationNeighbourhood
+  case precipitationProbability
 
-  private init(index: Int) { self.index = index }
+  /// Its position in `Metric.queryable`: what per-metric tables (a cube's resolved metrics,
+  /// a forecast's columns) are indexed by.
+  @inlinable public var index: Int { rawValue }
 
   /// The metric's API name, e.g. `temp`.
-  public var name: String { Self.catalogue[index].name }
+  public var name: String { definition.name }
   /// Its unit, e.g. `°C`.
-  public var unit: String { Self.catalogue[index].unit }
-  /// The quantization step in `unit`; nil for metrics derived at query time.
-  public var step: Double? { Self.catalogue[index].step }
+  public var unit: String { definition.unit }
+  /// The quantization step in `unit`; nil for metrics computed at query time.
+  public var step: Double? { definition.origin == .stored ? definition.step : nil }
   /// The value stored as q = 0.
-  public var offset: Double { Self.catalogue[index].offset }
-  /// How the value behaves between output steps.
-  public var temporal: Temporal { Self.catalogue[index].temporal }
+  public var offset: Double { definition.offset }
+  /// How the value behaves between output steps and between cells.
+  public var temporal: Temporal { definition.temporal }
   /// Decimal places worth printing: those of the quantization step.
-  public var decimals: Int { Self.catalogue[index].decimals }
+  public var decimals: Int { definition.decimals }
   /// One line on how the metric is derived (shown by `nwpcube info` and the docs).
-  public var derivation: String { Self.catalogue[index].derivation }
+  public var derivation: String { definition.derivation }
+  /// Where its values come from.
+  public var origin: Origin { definition.origin }
+  /// The physically possible values, in `unit`: derived values outside are a defect.
+  public var range: ClosedRange<Double> { definition.range }
   /// The kind of quantity its unit measures, for the units a client may choose; nil for
-  /// units without a choice (%, degrees, W/m²).
-  var quantity: Quantity? { Self.catalogue[index].quantity }
+  /// units without a choice (%, degrees, W/m², m, cm, codes).
+  var quantity: Quantity? { definition.quantity }
 
-  /// How a metric is interpolated in time.
+  /// How a metric is interpolated in time and space.
   public enum Temporal: UInt32, Sendable {
-    /// An instantaneous field: linear between steps.
+    /// An instantaneous field: linear between steps, bilinear between cells.
     case instant = 0
     /// An amount per hour over the interval ending at a step: constant over that interval.
     case hourlyAmount = 1
+    /// A class (a weather code) describing the interval ending at a step: constant over that
+    /// interval like an amount, and never averaged between cells: a bilinear query answers
+    /// the class of the nearest cell, since the mean of drizzle (51) and snow (71) is not rain.
+    case category = 2
+  }
+
+  /// Where a metric's values come from.
+  public enum Origin: Sendable, Equatable {
+    /// Derived at ingest and stored in the cube.
+    case stored
+    /// Speed or direction of the stored `wind_u`/`wind_v` at query time.
+    case windComponents
+    /// The sun's elevation at the point and instant, at query time.
+    case solarPosition
+    /// The mean over the store's runs covering the hour of their stored
+    /// `precipitation_neighbourhood`, at query time.
+    case timeLaggedMembers
   }
 
   /// The kinds of quantity a `UnitSystem` chooses units for.
@@ -53,90 +101,145 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
   /// The largest representable value.
   public var maximum: Double { offset + (step ?? 0) * 65534 }
 
+  /// Every metric a cube can store, in storage order.
+  public static let stored: [Metric] = allCases.filter { $0.origin == .stored }
+
+  /// Every metric a query can ask for; each one's `index` is its position here.
+  public static let queryable: [Metric] = allCases
+
+  /// The metric called `name`, stored or derived.
+  public static func named(_ name: String) -> Metric? {
+    byName[name]
+  }
+
+  private static let byName: [String: Metric] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+}
+
+extension Metric {
   /// What a metric is.
-  private struct Definition {
+  struct Definition {
     let name: String
     let unit: String
-    let step: Double?
+    let step: Double
     let offset: Double
     let temporal: Temporal
     let decimals: Int
     let derivation: String
+    let range: ClosedRange<Double>
     let quantity: Quantity?
+    let origin: Origin
+
+    init(
+      _ name: String, _ unit: String, step: Double, offset: Double = 0, _ temporal: Temporal = .instant,
+      decimals: Int = 2, range: ClosedRange<Double>, quantity: Quantity? = nil, origin: Origin = .stored,
+      _ derivation: String
+    ) {
+      (self.name, self.unit, self.step, self.offset, self.temporal) = (name, unit, step, offset, temporal)
+      (self.decimals, self.derivation, self.range, self.quantity, self.origin) = (
+        decimals, derivation, range, quantity, origin
+      )
+    }
   }
-}
 
-extension Metric {
-  public static let temp = Metric(index: 0)
-  public static let hum = Metric(index: 1)
-  public static let dewPoint = Metric(index: 2)
-  public static let rain = Metric(index: 3)
-  public static let snow = Metric(index: 4)
-  public static let cloud = Metric(index: 5)
-  public static let windVel = Metric(index: 6)
-  public static let windDir = Metric(index: 7)
-  public static let windU = Metric(index: 8)
-  public static let windV = Metric(index: 9)
-  public static let atmPress = Metric(index: 10)
-  public static let sfcPress = Metric(index: 11)
-  public static let shortwave = Metric(index: 12)
-
-  /// Every metric's definition, in index order.
-  private static let catalogue: [Definition] = [
-    Definition(
-      name: "temp", unit: "°C", step: 0.01, offset: -150, temporal: .instant, decimals: 2,
-      derivation: "T2 − 273.15", quantity: .temperature),
-    Definition(
-      name: "hum", unit: "%", step: 0.01, offset: 0, temporal: .instant, decimals: 2,
-      derivation: "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100", quantity: nil),
-    Definition(
-      name: "dew_point", unit: "°C", step: 0.01, offset: -150, temporal: .instant, decimals: 2,
-      derivation: "from Q2 and PSFC, inverse Bolton, vapour pressure floored at 0.001 hPa", quantity: .temperature),
-    Definition(
-      name: "rain", unit: "mm", step: 0.01, offset: 0, temporal: .hourlyAmount, decimals: 2,
-      derivation:
-        "precipitation in the hour ending at t: RAINC+RAINNC(+RAINSH)(+buckets) deaccumulated", quantity: .precipitation
-    ),
-    Definition(
-      name: "snow", unit: "mm", step: 0.01, offset: 0, temporal: .hourlyAmount, decimals: 2,
-      derivation: "snow water equivalent in the hour ending at t: SNOWNC deaccumulated", quantity: .precipitation),
-    Definition(
-      name: "cloud", unit: "%", step: 0.01, offset: 0, temporal: .instant, decimals: 2,
-      derivation: "100 · max over levels of CLDFRA", quantity: nil),
-    Definition(
-      name: "wind_vel", unit: "m/s", step: nil, offset: 0, temporal: .instant, decimals: 2,
-      derivation: "speed of (wind_u, wind_v); error ≤ 0.0071 m/s from quantization", quantity: .windSpeed),
-    Definition(
-      name: "wind_dir", unit: "°", step: nil, offset: 0, temporal: .instant, decimals: 1,
-      derivation:
-        "direction the wind blows from, (270 − atan2(v, u)) mod 360; error ≤ asin(0.0071/speed)", quantity: nil),
-    Definition(
-      name: "wind_u", unit: "m/s", step: 0.01, offset: -327.67, temporal: .instant, decimals: 2,
-      derivation: "earth-relative eastward 10 m wind (U10/V10 rotated by the grid angle)", quantity: .windSpeed),
-    Definition(
-      name: "wind_v", unit: "m/s", step: 0.01, offset: -327.67, temporal: .instant, decimals: 2,
-      derivation: "earth-relative northward 10 m wind (U10/V10 rotated by the grid angle)", quantity: .windSpeed),
-    Definition(
-      name: "atm_press", unit: "hPa", step: 0.01, offset: 500, temporal: .instant, decimals: 2,
-      derivation: "sea-level pressure: PSFC·(1 − 0.0065·HGT/(T2 + 0.0065·HGT))^−5.257 / 100", quantity: .pressure),
-    Definition(
-      name: "sfc_press", unit: "hPa", step: 0.02, offset: 0, temporal: .instant, decimals: 2,
-      derivation: "PSFC / 100", quantity: .pressure),
-    Definition(
-      name: "shortwave", unit: "W/m²", step: 0.1, offset: 0, temporal: .instant, decimals: 1,
-      derivation: "SWDOWN, downward shortwave flux at the surface", quantity: nil),
-  ]
-
-  /// Every metric a cube can store, in storage order.
-  public static let stored: [Metric] = [
-    temp, hum, dewPoint, rain, snow, cloud, windU, windV, atmPress, sfcPress, shortwave,
-  ]
-
-  /// Every metric a query can ask for; each one's `index` is its position here.
-  public static let queryable: [Metric] = catalogue.indices.map(Metric.init(index:))
-
-  /// The metric called `name`, stored or derived.
-  public static func named(_ name: String) -> Metric? {
-    queryable.first { $0.name == name }
+  /// The catalogue: one entry per metric. Ingest conventions derive the stored ones;
+  /// docs/adding-a-metric.md lists every other switch the compiler then asks to extend.
+  var definition: Definition {
+    switch self {
+    case .temp:
+      Definition("temp", "°C", step: 0.01, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
+    case .hum:
+      Definition(
+        "hum", "%", step: 0.01, range: 0...100, "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100")
+    case .dewPoint:
+      Definition(
+        "dew_point", "°C", step: 0.01, offset: -150, range: -150...70, quantity: .temperature,
+        "from Q2 and PSFC, inverse Bolton, vapour pressure floored at 0.001 hPa")
+    case .rain:
+      Definition(
+        "rain", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "precipitation in the hour ending at t: RAINC+RAINNC(+RAINSH)(+buckets) deaccumulated")
+    case .snow:
+      Definition(
+        "snow", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "snow water equivalent in the hour ending at t: SNOWNC deaccumulated")
+    case .cloud:
+      Definition("cloud", "%", step: 0.01, range: 0...100, "100 · max over levels of CLDFRA")
+    case .windVel:
+      Definition(
+        "wind_vel", "m/s", step: 0, range: 0...464, quantity: .windSpeed, origin: .windComponents,
+        "speed of (wind_u, wind_v); error ≤ 0.0071 m/s from quantization")
+    case .windDir:
+      Definition(
+        "wind_dir", "°", step: 0, decimals: 1, range: 0...360, origin: .windComponents,
+        "direction the wind blows from, (270 − atan2(v, u)) mod 360; error ≤ asin(0.0071/speed)")
+    case .windU:
+      Definition(
+        "wind_u", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67, quantity: .windSpeed,
+        "earth-relative eastward 10 m wind (U10/V10 rotated by the grid angle)")
+    case .windV:
+      Definition(
+        "wind_v", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67, quantity: .windSpeed,
+        "earth-relative northward 10 m wind (U10/V10 rotated by the grid angle)")
+    case .atmPress:
+      Definition(
+        "atm_press", "hPa", step: 0.01, offset: 500, range: 500...1155, quantity: .pressure,
+        "sea-level pressure: PSFC·(1 − 0.0065·HGT/(T2 + 0.0065·HGT))^−5.257 / 100")
+    case .sfcPress:
+      Definition("sfc_press", "hPa", step: 0.02, range: 0...1310, quantity: .pressure, "PSFC / 100")
+    case .shortwave:
+      Definition(
+        "shortwave", "W/m²", step: 0.1, decimals: 1, range: 0...1500,
+        "SWDOWN, downward shortwave flux at the surface")
+    case .apparentTemp:
+      Definition(
+        "apparent_temp", "°C", step: 0.01, offset: -150, range: -150...100, quantity: .temperature,
+        "Steadman's apparent temperature as the Australian BoM and Open-Meteo give it: Ta + 0.348·e − 0.70·ws + 0.70·Q/(ws + 10) − 4.25 with SWDOWN, Ta + 0.33·e − 0.70·ws − 4.00 without"
+      )
+    case .visibility:
+      Definition(
+        "visibility", "m", step: 1, decimals: 0, range: 0...24135,
+        "UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level, capped by a relative-humidity haze term; capped at 24,135 m"
+      )
+    case .weatherCode:
+      Definition(
+        "weather_code", "wmo code", step: 1, .category, decimals: 0, range: 0...99,
+        "WMO 4677 code of the hour ending at t, from its precipitation rate, type and convective share, temperature, visibility, cloud and lifted index (docs/weather-codes.md)"
+      )
+    case .showers:
+      Definition(
+        "showers", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "convective precipitation in the hour ending at t: RAINC+RAINSH deaccumulated")
+    case .snowfall:
+      Definition(
+        "snowfall", "cm", step: 0.01, .hourlyAmount, range: 0...655,
+        "snow depth fallen in the hour ending at t: SNOWNC deaccumulated (mm water) × 0.7 cm/mm, Open-Meteo's 7:1 snow-to-liquid ratio"
+      )
+    case .cloudLow:
+      Definition("cloud_low", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with p > 800 hPa")
+    case .cloudMid:
+      Definition(
+        "cloud_mid", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with 450 hPa < p ≤ 800 hPa")
+    case .cloudHigh:
+      Definition("cloud_high", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with p ≤ 450 hPa")
+    case .windGusts:
+      Definition(
+        "wind_gusts", "m/s", step: 0.01, range: 0...655, quantity: .windSpeed,
+        "UPP CALGUST: the 10 m wind plus the difference to the wind at the top of the boundary layer (PBLH), damped by 1 − min(0.5, PBLH/2000 m)"
+      )
+    case .isDay:
+      Definition(
+        "is_day", "", step: 0, .category, decimals: 0, range: 0...1, origin: .solarPosition,
+        "1 when the sun's centre is above the horizon at the point and instant (NOAA solar position), else 0")
+    case .precipitationNeighbourhood:
+      Definition(
+        "precipitation_neighbourhood", "%", step: 0.01, .hourlyAmount, range: 0...100,
+        "this run's share of the cells within 25 km of the cell with ≥ 0.1 mm of precipitation in the hour ending at t")
+    case .precipitationProbability:
+      Definition(
+        "precipitation_probability", "%", step: 0, .hourlyAmount, decimals: 0, range: 0...100,
+        origin: .timeLaggedMembers,
+        "mean of precipitation_neighbourhood over the newest four runs of the answering model and domain that cover the hour"
+      )
+    }
   }
 }

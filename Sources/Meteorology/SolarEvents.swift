@@ -31,6 +31,13 @@ public struct SolarEvents: Sendable, Hashable {
   /// The altitude of the sun's centre, in degrees, at apparent sunrise and sunset.
   public static let horizonAltitude = -0.833
 
+  /// Whether the sun's centre is above the apparent horizon (`horizonAltitude`) at
+  /// `latitude`, `longitude` and `time` (Unix seconds): the daylight sunrise and sunset
+  /// bound, and what `is_day` answers.
+  public static func isDay(latitude: Double, longitude: Double, at time: Int64) -> Bool {
+    Horizon(latitude: latitude, longitude: longitude).isSunUp(at: Double(time))
+  }
+
   /// The events at `latitude` (degrees north, −90…90) and `longitude` (degrees east) from
   /// `start` up to but not including `end`, both Unix seconds.
   public init(latitude: Double, longitude: Double, from start: Int64, to end: Int64) {

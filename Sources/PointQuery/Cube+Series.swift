@@ -69,6 +69,11 @@ extension Cube {
         }
         output[index] = speed ? Wind.speed(u: east, v: north) : Wind.direction(u: east, v: north)
       }
+    case .sunUp:
+      for (index, step) in range.enumerated() {
+        let up = SolarEvents.isDay(latitude: location.latitude, longitude: location.longitude, at: time(ofStep: step))
+        output[index] = up ? 1 : 0
+      }
     case .absent:
       for index in 0..<range.count { output[index] = .nan }
     }
@@ -85,7 +90,7 @@ extension Cube {
     switch metric.source {
     case .stored(let slot): slots = (slot, nil)
     case .windSpeed(let u, let v), .windDirection(let u, let v): slots = (u, v)
-    case .absent: return
+    case .sunUp, .absent: return
     }
     @inline(__always) func fetch(_ cell: Int) {
       file.prefetch(metric: slots.0, cell: cell, steps: range)

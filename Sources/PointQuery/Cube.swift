@@ -45,7 +45,12 @@ public final class Cube: Sendable {
   /// so that values read here and words decoded by a caller (`words(_:at:steps:into:)`)
   /// are equal by construction.
   @usableFromInline let decodings: [WordDecoding]
+  /// Whether each stored metric holds the interval ending at a step (amounts and
+  /// categories), rather than an instant.
   @usableFromInline let hourlyAmount: [Bool]
+  /// Whether each stored metric is a category, answered from the nearest cell even when a
+  /// bilinear value is asked for.
+  @usableFromInline let categorical: [Bool]
   /// Every catalogue metric resolved against this cube, indexed by `Metric.index`, so that
   /// resolving one is an array load.
   private let resolved: [QueryMetric]
@@ -91,7 +96,8 @@ public final class Cube: Sendable {
     inverseStep = 1 / Double(header.stepSeconds)
     steps = header.steps
     decodings = header.metrics.map { WordDecoding(scale: $0.scale, offset: $0.offset) }
-    hourlyAmount = header.metrics.map { $0.temporal == Metric.Temporal.hourlyAmount.rawValue }
+    hourlyAmount = header.metrics.map { $0.temporal != Metric.Temporal.instant.rawValue }
+    categorical = header.metrics.map { $0.temporal == Metric.Temporal.category.rawValue }
     let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
   }
@@ -130,15 +136,22 @@ public final class Cube: Sendable {
   }
 
   private static func resolve(_ metric: Metric, slots: [String: Int]) -> QueryMetric {
-    switch metric {
-    case .windVel, .windDir:
+    func stored(_ name: Metric) -> QueryMetric.Source { slots[name.name].map { .stored($0) } ?? .absent }
+    switch metric.origin {
+    case .stored:
+      return QueryMetric(metric: metric, source: stored(metric))
+    case .windComponents:
       guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {
         return QueryMetric(metric: metric, source: .absent)
       }
       return QueryMetric(
         metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
-    default:
-      return QueryMetric(metric: metric, source: slots[metric.name].map { .stored($0) } ?? .absent)
+    case .solarPosition:
+      return QueryMetric(metric: metric, source: .sunUp)
+    case .timeLaggedMembers:
+      // One cube is one member: its own neighbourhood share. `PointSources` averages the
+      // members when the store holds more runs.
+      return QueryMetric(metric: metric, source: stored(.precipitationNeighbourhood))
     }
   }
 
@@ -178,7 +191,7 @@ public final class Cube: Sendable {
       switch metric.source {
       case .stored(let slot): (slot, slot)
       case .windSpeed(let u, let v), .windDirection(let u, let v): (u, v)
-      case .absent: (-1, -1)
+      case .sunUp, .absent: (-1, -1)
       }
     // Locals, so that the prefetch closure captures values rather than reading `self`.
     let cells = self.width * self.height
@@ -289,6 +302,8 @@ public final class Cube: Sendable {
         let north = temporal(v, step: step, remainder: remainder, location)
       else { return nil }
       return Wind.direction(u: east, v: north)
+    case .sunUp:
+      return SolarEvents.isDay(latitude: location.latitude, longitude: location.longitude, at: time) ? 1 : 0
     case .absent:
       return nil
     }
@@ -311,7 +326,7 @@ public final class Cube: Sendable {
       let word = file.word(metric: slot, cell: cell, step: step)
       return word == CubeMetric.missing ? nil : decoding.value(word)
     }
-    if location.method == .nearest { return decode(location.cell) }
+    if location.method == .nearest || categorical[slot] { return decode(location.cell) }
     let sw = location.southWest
     let north = location.northStep
     let east = location.eastStep

@@ -20,6 +20,8 @@ public struct QueryMetric: Sendable, Equatable {
     case windSpeed(u: Int, v: Int)
     /// Direction from stored u and v.
     case windDirection(u: Int, v: Int)
+    /// Whether the sun is up at the cell, computed at query time.
+    case sunUp
     /// Not in this cube: its inputs were missing at ingest.
     case absent
   }

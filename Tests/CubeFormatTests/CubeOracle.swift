@@ -135,11 +135,11 @@ struct CubeOracle {
         fail("bilinear \(metric.metric.name) at cell \(cell)'s coordinates, step \(step): \(value), stored \(stored)")
       }
       guard nearest, step + 1 < raw.steps, raw.stepSeconds >= 2, let slot else { continue }
-      // Between steps: an hourly amount is the next step's, an instantaneous value lies
-      // between its neighbours.
+      // Between steps: an hourly amount or a category is the next step's, an instantaneous
+      // value lies between its neighbours.
       let between = try? cube.value(metric, at: location, time: time + raw.stepSeconds / 2)
       let next = expected(step + 1)
-      if raw.temporal(slot) == 1 {
+      if raw.temporal(slot) != 0 {
         if between != next { fail("hourly amount between steps \(step) and \(step + 1) is not the later one") }
       } else if let a = expected(step), let b = next {
         guard let between, between >= min(a, b) - 1e-9, between <= max(a, b) + 1e-9 else {

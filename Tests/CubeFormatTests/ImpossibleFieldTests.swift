@@ -80,7 +80,7 @@ import _TestSupport
     ),
     (
       "temporal kind 7", [(256 + 40, littleEndian(7, count: 4))],
-      "corrupted: metric 0 (temp) temporal kind 7 is not 0 (instantaneous) or 1 (hourly amount)"
+      "corrupted: metric 0 (temp) temporal kind 7 is not 0 (instantaneous), 1 (hourly amount) or 2 (category)"
     ),
     (
       "sentinel 0", [(256 + 44, littleEndian(0, count: 2))],

@@ -103,7 +103,7 @@ struct RawCube {
       guard scale.isFinite, scale > 0, offset.isFinite, (offset + scale * 65534).isFinite else {
         return "metric \(metric) decoding \(offset) + \(scale) q"
       }
-      guard temporal(metric) <= 1, sentinel(metric) == 0xFFFF else { return "metric \(metric) kind or sentinel" }
+      guard temporal(metric) <= 2, sentinel(metric) == 0xFFFF else { return "metric \(metric) kind or sentinel" }
       guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
     }
     return nil

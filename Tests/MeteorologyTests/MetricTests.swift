@@ -21,7 +21,12 @@ import Testing
       (.temp, "temp", "°C"), (.hum, "hum", "%"), (.dewPoint, "dew_point", "°C"), (.rain, "rain", "mm"),
       (.snow, "snow", "mm"), (.cloud, "cloud", "%"), (.windVel, "wind_vel", "m/s"), (.windDir, "wind_dir", "°"),
       (.windU, "wind_u", "m/s"), (.windV, "wind_v", "m/s"), (.atmPress, "atm_press", "hPa"),
-      (.sfcPress, "sfc_press", "hPa"), (.shortwave, "shortwave", "W/m²"),
+      (.sfcPress, "sfc_press", "hPa"), (.shortwave, "shortwave", "W/m²"), (.apparentTemp, "apparent_temp", "°C"),
+      (.visibility, "visibility", "m"), (.weatherCode, "weather_code", "wmo code"), (.showers, "showers", "mm"),
+      (.snowfall, "snowfall", "cm"), (.cloudLow, "cloud_low", "%"), (.cloudMid, "cloud_mid", "%"),
+      (.cloudHigh, "cloud_high", "%"), (.windGusts, "wind_gusts", "m/s"), (.isDay, "is_day", ""),
+      (.precipitationNeighbourhood, "precipitation_neighbourhood", "%"),
+      (.precipitationProbability, "precipitation_probability", "%"),
     ]
     #expect(names.count == Metric.queryable.count)
     for (metric, name, unit) in names {
@@ -34,5 +39,20 @@ import Testing
     #expect(Metric.temp == Metric.queryable[0])
     #expect(Metric.temp != Metric.hum)
     #expect(Set(Metric.queryable + Metric.stored).count == Metric.queryable.count)
+  }
+
+  /// A stored metric's documented physical range must be representable in its 16-bit
+  /// words, or a valid value would be clamped on the way in.
+  @Test func everyStoredRangeFitsTheQuantization() {
+    for metric in Metric.stored {
+      let step = try! #require(metric.step, "\(metric.name)")
+      #expect(step > 0, "\(metric.name)")
+      #expect(metric.range.lowerBound >= metric.offset, "\(metric.name)")
+      #expect(metric.range.upperBound <= metric.maximum + step / 2, "\(metric.name)")
+    }
+    for metric in Metric.queryable where metric.origin != .stored {
+      #expect(metric.step == nil, "\(metric.name)")
+      #expect(!Metric.stored.contains(metric), "\(metric.name)")
+    }
   }
 }

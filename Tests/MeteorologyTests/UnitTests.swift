@@ -86,10 +86,11 @@ private func same(_ a: Double, _ b: Double) -> Bool {
   }
 
   @Test func everyMetricsUnitIsConvertedOrMeantToPassThrough() {
-    // A new metric in a unit no choice knows (K, Pa, m) would silently pass through
-    // unconverted; this list makes adding one a decision.
+    // A new metric in a unit no choice knows (K, Pa) would silently pass through
+    // unconverted; this list makes adding one a decision. Visibility in metres and snowfall
+    // in centimetres are Open-Meteo's units; the client APIs convert them themselves.
     let converted: Set<String> = ["°C", "m/s", "mm", "hPa", "km"]
-    let passing: Set<String> = ["%", "°", "W/m²"]
+    let passing: Set<String> = ["%", "°", "W/m²", "m", "cm", "wmo code", ""]
     for metric in Metric.queryable {
       #expect(converted.contains(metric.unit) || passing.contains(metric.unit), "\(metric): \(metric.unit)")
     }

@@ -189,7 +189,12 @@ struct CFDerivation {
       case .atmPress: output.append(try read("msl"))
       case .sfcPress: output.append(try read("sp"))
       case .shortwave: output.append(try read("sw"))
-      default: output.append(Array(repeating: .nan, count: reader.cells))
+      case .snow, .apparentTemp, .visibility, .weatherCode, .showers, .snowfall, .cloudLow, .cloudMid, .cloudHigh,
+        .windGusts, .precipitationNeighbourhood:
+        // Not derived yet: never offered in `metrics`.
+        output.append(Array(repeating: .nan, count: reader.cells))
+      case .windVel, .windDir, .isDay, .precipitationProbability:
+        preconditionFailure("\(metric.name) is computed at query time, never stored")
       }
     }
     return output
