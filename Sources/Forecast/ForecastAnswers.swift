@@ -57,13 +57,15 @@ public struct DailySummary: Sendable {
   /// The day's wind from its hourly components, speeds in m/s (convert with `units`);
   /// nil unless wind direction was asked for.
   public let wind: DailyWind?
+  /// The day's most significant weather and wet hours; nil unless asked for.
+  public let conditions: DailyConditions?
   /// The cubes the day's values came from.
   public let provenance: [Provenance]
   public let units: UnitSystem
 
   init(
     day: LocalDay, latitude: Double, longitude: Double, statistics: DailyStatisticsTable, dayIndex: Int,
-    wind: DailyWind?, provenance: [Provenance], units: UnitSystem
+    wind: DailyWind?, conditions: DailyConditions? = nil, provenance: [Provenance], units: UnitSystem
   ) {
     self.day = day
     self.latitude = latitude
@@ -71,6 +73,7 @@ public struct DailySummary: Sendable {
     self.table = statistics
     self.dayIndex = dayIndex
     self.wind = wind
+    self.conditions = conditions
     self.provenance = provenance
     self.units = units
   }
@@ -90,6 +93,11 @@ public struct DailySummary: Sendable {
   /// microsecond) so that summaries that do not show them do not pay for them.
   public var sun: SolarEvents {
     SolarEvents(latitude: latitude, longitude: longitude, from: day.start, to: day.end)
+  }
+
+  /// Seconds the sun's centre is above the apparent horizon within the local day.
+  public var daylightDuration: Int64 {
+    SolarEvents.daylight(latitude: latitude, longitude: longitude, from: day.start, to: day.end)
   }
 
   /// The mean wind speed in `units`.

@@ -120,22 +120,27 @@ public struct Forecaster: Sendable {
     // The median is the one statistic that needs sorting, most of a summary's cost; only
     // the medians asked for are computed.
     var medians = MetricSet()
+    var conditions = DailyConditions.Wanted()
     for variable in variables {
+      if variable == .weatherCode { conditions.insert(.weatherCode) }
+      if variable == .precipitationHours { conditions.insert(.precipitationHours) }
       guard let metric = variable.metric else { continue }
       if !metrics.contains(metric) { metrics.append(metric) }
       if case .statistic(_, .median) = variable { medians.insert(metric) }
     }
-    return try daily(request, metrics: metrics, medians: medians, from: start, days: days)
+    return try daily(request, metrics: metrics, medians: medians, conditions: conditions, from: start, days: days)
   }
 
-  /// `daily`, computing medians only for `medians` (the others' are nil).
+  /// `daily`, computing medians only for `medians` (the others' are nil) and the day's
+  /// `conditions` only when wanted.
   ///
   /// This is the path of `nwpcube bench --kinds daily7`, so it avoids per-day work that is
   /// not arithmetic: statistics are computed for all days at once (see
   /// `DailyStatistics.summarize`), into one table the summaries share, and days answered by
   /// the same runs share one provenance list.
   func daily(
-    _ request: ForecastRequest, metrics: [Metric], medians: MetricSet, from start: LocalDate, days: Int
+    _ request: ForecastRequest, metrics: [Metric], medians: MetricSet,
+    conditions: DailyConditions.Wanted = [], from start: LocalDate, days: Int
   ) throws(ForecastError) -> [DailySummary] {
     guard Self.dayLimit.contains(days) else {
       throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
@@ -153,16 +158,15 @@ public struct Forecaster: Sendable {
     let reader = try reader(request, instants: instants)
 
     // A day's wind direction is that of its mean vector, from the hourly components; every
-    // other metric (wind speed included) gets statistics of its hourly values.
+    // other metric (wind speed included) gets statistics of its hourly values. The day's
+    // conditions come from their hourly columns too, read after the wind's.
     let summarizedMetrics = metrics.filter { $0 != .windDir }
     let summarized = summarizedMetrics.count
     let wantsWind = summarized < metrics.count
-    var columns = summarizedMetrics
-    if wantsWind {
-      columns.reserveCapacity(summarized + 2)
-      columns.append(.windU)
-      columns.append(.windV)
-    }
+    var extraColumns: [Metric] = wantsWind ? [.windU, .windV] : []
+    if conditions.contains(.weatherCode) { extraColumns.append(.weatherCode) }
+    if conditions.contains(.precipitationHours) { extraColumns.append(.rain) }
+    let columns = summarizedMetrics + extraColumns
     let hours = instants.count
     reader.prefetch(columns)
     // Stored metrics are summarised from their words where the runs allow it (see
@@ -210,11 +214,18 @@ public struct Forecaster: Sendable {
       count = summarized * days
     }
     return values.withUnsafeBufferPointer { values in
-      // The wind components are the last two value columns.
-      let firstWindColumn = valueMetrics.count - 2
+      // The extra columns (wind components, then conditions) are the last value columns.
+      let firstWindColumn = valueMetrics.count - extraColumns.count
+      var nextExtra = firstWindColumn + (wantsWind ? 2 : 0)
       func column(_ index: Int) -> UnsafeBufferPointer<Double> {
         UnsafeBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])
       }
+      func extra(_ wanted: DailyConditions.Wanted) -> UnsafeBufferPointer<Double>? {
+        guard conditions.contains(wanted) else { return nil }
+        defer { nextExtra += 1 }
+        return column(nextExtra)
+      }
+      let (codes, rain) = (extra(.weatherCode), extra(.precipitationHours))
       let statistics = DailyStatisticsTable(metrics: summarizedMetrics, days: days, statistics: table)
       let provenance = reader.provenanceByDay(dayHours)
       return localDays.indices.map { index in
@@ -224,9 +235,15 @@ public struct Forecaster: Sendable {
           ? DailyWind(
             u: UnsafeBufferPointer(rebasing: column(firstWindColumn)[hours]),
             v: UnsafeBufferPointer(rebasing: column(firstWindColumn + 1)[hours])) : nil
+        let dayConditions =
+          conditions.isEmpty
+          ? nil
+          : DailyConditions(
+            codes: codes.map { UnsafeBufferPointer(rebasing: $0[hours]) },
+            rain: rain.map { UnsafeBufferPointer(rebasing: $0[hours]) })
         return DailySummary(
           day: localDays[index], latitude: request.latitude, longitude: request.longitude, statistics: statistics,
-          dayIndex: index, wind: wind, provenance: provenance[index], units: request.units)
+          dayIndex: index, wind: wind, conditions: dayConditions, provenance: provenance[index], units: request.units)
       }
     }
   }

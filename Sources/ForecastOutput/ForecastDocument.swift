@@ -63,7 +63,10 @@ public struct ForecastDocument: Sendable {
     switch variable {
     case .statistic(let metric, _): request.units.label(of: metric)
     case .windDirectionDominant: "°"
+    case .weatherCode: Metric.weatherCode.unit
+    case .precipitationHours: "h"
     case .sunrise, .sunset: "iso8601"
+    case .daylightDuration: "s"
     }
   }
 
@@ -73,6 +76,7 @@ public struct ForecastDocument: Sendable {
     switch variable {
     case .statistic(let metric, _): return JSONText.number(value, decimals: decimals(metric))
     case .windDirectionDominant: return JSONText.number(value, decimals: Metric.windDir.decimals)
+    case .weatherCode, .precipitationHours, .daylightDuration: return JSONText.number(value, decimals: 0)
     case .sunrise, .sunset: return value.map { JSONText.string(timestamp(Int64($0))) } ?? "null"
     }
   }

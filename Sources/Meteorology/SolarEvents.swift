@@ -38,6 +38,21 @@ public struct SolarEvents: Sendable, Hashable {
     Horizon(latitude: latitude, longitude: longitude).isSunUp(at: Double(time))
   }
 
+  /// Seconds from `start` up to `end` (Unix seconds) during which the sun's centre is above
+  /// the apparent horizon at the point: from sunrise to sunset, the whole span in a polar
+  /// day, none in a polar night, and both ends of a span in which the sun sets before it
+  /// rises. A span of a day or less has at most one sunrise and one sunset, except within
+  /// days of a polar day's start or end, where a second crossing is not counted.
+  public static func daylight(latitude: Double, longitude: Double, from start: Int64, to end: Int64) -> Int64 {
+    let sun = SolarEvents(latitude: latitude, longitude: longitude, from: start, to: end)
+    return switch (sun.sunrise, sun.sunset) {
+    case (nil, nil): sun.polar == .polarDay ? end - start : 0
+    case (let rise?, nil): end - rise
+    case (nil, let set?): set - start
+    case (let rise?, let set?): rise < set ? set - rise : (set - start) + (end - rise)
+    }
+  }
+
   /// The events at `latitude` (degrees north, −90…90) and `longitude` (degrees east) from
   /// `start` up to but not including `end`, both Unix seconds.
   public init(latitude: Double, longitude: Double, from start: Int64, to end: Int64) {
