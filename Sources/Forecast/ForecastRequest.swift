@@ -41,6 +41,8 @@ public struct Provenance: Sendable, Hashable {
   public let j: Int
   public let latitude: Double
   public let longitude: Double
+  /// The catalogue metrics this source's cube cannot answer, as a `MetricSet`.
+  let absent: MetricSet
 
   init(_ source: PointSources.Source) {
     model = source.cube.header.model
@@ -50,7 +52,11 @@ public struct Provenance: Sendable, Hashable {
     j = source.location.j
     latitude = source.location.latitude
     longitude = source.location.longitude
+    absent = MetricSet(Metric.queryable.lazy.filter { !source.cube.metric($0).isAvailable })
   }
+
+  /// Whether this source's cube answers `metric`.
+  public func answers(_ metric: Metric) -> Bool { !absent.contains(metric) }
 }
 
 /// Why a forecast has no answer.

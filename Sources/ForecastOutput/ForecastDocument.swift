@@ -132,7 +132,27 @@ extension ForecastDocument {
         ("daily_sources", JSONText.array(dailySources.map { JSONText.array($0.map(String.init)) })),
       ]
     }
+    let unavailable = unavailable(all)
+    if !unavailable.isEmpty { members.append(("unavailable", JSONText.object(unavailable))) }
     return JSONText.object(members)
+  }
+
+  /// Why each metric asked for is null from some of `sources`: which cubes lack it and
+  /// what it is derived from.
+  func unavailable(_ sources: [Provenance]) -> [(String, String)] {
+    var asked: [Metric] = []
+    func ask(_ metric: Metric?) {
+      if let metric, !asked.contains(metric) { asked.append(metric) }
+    }
+    current?.metrics.forEach(ask)
+    hourly?.metrics.forEach(ask)
+    dailyVariables.forEach { ask($0.metric) }
+    return asked.compactMap { metric in
+      let lacking = sources.filter { !$0.answers(metric) }
+      guard !lacking.isEmpty else { return nil }
+      let cubes = lacking.map { "\($0.model)/\($0.domain) \($0.run)" }.joined(separator: ", ")
+      return (metric.name, JSONText.string("\(metric.absenceReason); lacking in \(cubes)"))
+    }
   }
 
   /// The instant the answer starts at, for the zone's offset.

@@ -60,6 +60,13 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   public var derivation: String { definition.derivation }
   /// Where its values come from.
   public var origin: Origin { definition.origin }
+  /// The model fields it is derived from, under WRF's names (MM5 and CF inputs are
+  /// translated to these): what a cube without it lacked.
+  public var inputs: String { definition.needs }
+  /// Why a cube lacks this metric: its ingest found none of, or not all of, its inputs.
+  public var absenceReason: String {
+    "not in this cube: derived from \(inputs), which the model output lacked (the ingest warning named the missing ones)"
+  }
   /// The physically possible values, in `unit`: derived values outside are a defect.
   public var range: ClosedRange<Double> { definition.range }
   /// The kind of quantity its unit measures, for the units a client may choose; nil for
@@ -128,13 +135,15 @@ extension Metric {
     let range: ClosedRange<Double>
     let quantity: Quantity?
     let origin: Origin
+    let needs: String
 
     init(
-      _ name: String, _ unit: String, step: Double, offset: Double = 0, _ temporal: Temporal = .instant,
+      _ name: String, needs: String, _ unit: String, step: Double, offset: Double = 0, _ temporal: Temporal = .instant,
       decimals: Int = 2, range: ClosedRange<Double>, quantity: Quantity? = nil, origin: Origin = .stored,
       _ derivation: String
     ) {
-      (self.name, self.unit, self.step, self.offset, self.temporal) = (name, unit, step, offset, temporal)
+      (self.name, self.needs, self.unit, self.step) = (name, needs, unit, step)
+      (self.offset, self.temporal) = (offset, temporal)
       (self.decimals, self.derivation, self.range, self.quantity, self.origin) = (
         decimals, derivation, range, quantity, origin
       )
@@ -146,97 +155,112 @@ extension Metric {
   var definition: Definition {
     switch self {
     case .temp:
-      Definition("temp", "°C", step: 0.01, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
+      Definition(
+        "temp", needs: "T2", "°C", step: 0.01, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
     case .hum:
       Definition(
-        "hum", "%", step: 0.01, range: 0...100, "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100")
+        "hum", needs: "T2, Q2, PSFC", "%", step: 0.01, range: 0...100,
+        "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100")
     case .dewPoint:
       Definition(
-        "dew_point", "°C", step: 0.01, offset: -150, range: -150...70, quantity: .temperature,
+        "dew_point", needs: "Q2, PSFC", "°C", step: 0.01, offset: -150, range: -150...70, quantity: .temperature,
         "from Q2 and PSFC, inverse Bolton, vapour pressure floored at 0.001 hPa")
     case .rain:
       Definition(
-        "rain", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "rain", needs: "RAINC or RAINNC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "precipitation in the hour ending at t: RAINC+RAINNC(+RAINSH)(+buckets) deaccumulated")
     case .snow:
       Definition(
-        "snow", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "snow", needs: "SNOWNC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "snow water equivalent in the hour ending at t: SNOWNC deaccumulated")
     case .cloud:
-      Definition("cloud", "%", step: 0.01, range: 0...100, "100 · max over levels of CLDFRA")
+      Definition(
+        "cloud", needs: "CLDFRA, or QVAPOR, P, PB, T", "%", step: 0.01, range: 0...100,
+        "100 · max over levels of CLDFRA")
     case .windVel:
       Definition(
-        "wind_vel", "m/s", step: 0, range: 0...464, quantity: .windSpeed, origin: .windComponents,
+        "wind_vel", needs: "U10, V10 and the grid angle", "m/s", step: 0, range: 0...464, quantity: .windSpeed,
+        origin: .windComponents,
         "speed of (wind_u, wind_v); error ≤ 0.0071 m/s from quantization")
     case .windDir:
       Definition(
-        "wind_dir", "°", step: 0, decimals: 1, range: 0...360, origin: .windComponents,
+        "wind_dir", needs: "U10, V10 and the grid angle", "°", step: 0, decimals: 1, range: 0...360,
+        origin: .windComponents,
         "direction the wind blows from, (270 − atan2(v, u)) mod 360; error ≤ asin(0.0071/speed)")
     case .windU:
       Definition(
-        "wind_u", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67, quantity: .windSpeed,
+        "wind_u", needs: "U10, V10 and the grid angle", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67,
+        quantity: .windSpeed,
         "earth-relative eastward 10 m wind (U10/V10 rotated by the grid angle)")
     case .windV:
       Definition(
-        "wind_v", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67, quantity: .windSpeed,
+        "wind_v", needs: "U10, V10 and the grid angle", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67,
+        quantity: .windSpeed,
         "earth-relative northward 10 m wind (U10/V10 rotated by the grid angle)")
     case .atmPress:
       Definition(
-        "atm_press", "hPa", step: 0.01, offset: 500, range: 500...1155, quantity: .pressure,
+        "atm_press", needs: "PSFC, HGT, T2", "hPa", step: 0.01, offset: 500, range: 500...1155, quantity: .pressure,
         "sea-level pressure: PSFC·(1 − 0.0065·HGT/(T2 + 0.0065·HGT))^−5.257 / 100")
     case .sfcPress:
-      Definition("sfc_press", "hPa", step: 0.02, range: 0...1310, quantity: .pressure, "PSFC / 100")
+      Definition("sfc_press", needs: "PSFC", "hPa", step: 0.02, range: 0...1310, quantity: .pressure, "PSFC / 100")
     case .shortwave:
       Definition(
-        "shortwave", "W/m²", step: 0.1, decimals: 1, range: 0...1500,
+        "shortwave", needs: "SWDOWN", "W/m²", step: 0.1, decimals: 1, range: 0...1500,
         "SWDOWN, downward shortwave flux at the surface")
     case .apparentTemp:
       Definition(
-        "apparent_temp", "°C", step: 0.01, offset: -150, range: -150...100, quantity: .temperature,
+        "apparent_temp", needs: "T2, Q2, PSFC, U10, V10", "°C", step: 0.01, offset: -150, range: -150...100,
+        quantity: .temperature,
         "Steadman's apparent temperature as the Australian BoM and Open-Meteo give it: Ta + 0.348·e − 0.70·ws + 0.70·Q/(ws + 10) − 4.25 with SWDOWN, Ta + 0.33·e − 0.70·ws − 4.00 without"
       )
     case .visibility:
       Definition(
-        "visibility", "m", step: 1, decimals: 0, range: 0...24135,
+        "visibility", needs: "QCLOUD, QRAIN, QICE, QSNOW, QVAPOR, P, PB, T at the lowest level", "m", step: 1,
+        decimals: 0, range: 0...24135,
         "UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level, capped by a relative-humidity haze term; capped at 24,135 m"
       )
     case .weatherCode:
       Definition(
-        "weather_code", "wmo code", step: 1, .category, decimals: 0, range: 0...99,
+        "weather_code", needs: "T2 and RAINC or RAINNC", "wmo code", step: 1, .category, decimals: 0, range: 0...99,
         "WMO 4677 code of the hour ending at t, from its precipitation rate, type and convective share, temperature, visibility, cloud and lifted index (docs/weather-codes.md)"
       )
     case .showers:
       Definition(
-        "showers", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "showers", needs: "RAINC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "convective precipitation in the hour ending at t: RAINC+RAINSH deaccumulated")
     case .snowfall:
       Definition(
-        "snowfall", "cm", step: 0.01, .hourlyAmount, range: 0...655,
+        "snowfall", needs: "SNOWNC", "cm", step: 0.01, .hourlyAmount, range: 0...655,
         "snow depth fallen in the hour ending at t: SNOWNC deaccumulated (mm water) × 0.7 cm/mm, Open-Meteo's 7:1 snow-to-liquid ratio"
       )
     case .cloudLow:
-      Definition("cloud_low", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with p > 800 hPa")
+      Definition(
+        "cloud_low", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "100 · max of CLDFRA at levels with p > 800 hPa")
     case .cloudMid:
       Definition(
-        "cloud_mid", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with 450 hPa < p ≤ 800 hPa")
+        "cloud_mid", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "100 · max of CLDFRA at levels with 450 hPa < p ≤ 800 hPa")
     case .cloudHigh:
-      Definition("cloud_high", "%", step: 0.01, range: 0...100, "100 · max of CLDFRA at levels with p ≤ 450 hPa")
+      Definition(
+        "cloud_high", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "100 · max of CLDFRA at levels with p ≤ 450 hPa")
     case .windGusts:
       Definition(
-        "wind_gusts", "m/s", step: 0.01, range: 0...655, quantity: .windSpeed,
+        "wind_gusts", needs: "PBLH, U, V, PH, PHB, U10, V10", "m/s", step: 0.01, range: 0...655, quantity: .windSpeed,
         "UPP CALGUST: the 10 m wind plus the difference to the wind at the top of the boundary layer (PBLH), damped by 1 − min(0.5, PBLH/2000 m)"
       )
     case .isDay:
       Definition(
-        "is_day", "", step: 0, .category, decimals: 0, range: 0...1, origin: .solarPosition,
+        "is_day", needs: "nothing", "", step: 0, .category, decimals: 0, range: 0...1, origin: .solarPosition,
         "1 when the sun's centre is above the horizon at the point and instant (NOAA solar position), else 0")
     case .precipitationNeighbourhood:
       Definition(
-        "precipitation_neighbourhood", "%", step: 0.01, .hourlyAmount, range: 0...100,
+        "precipitation_neighbourhood", needs: "RAINC or RAINNC", "%", step: 0.01, .hourlyAmount, range: 0...100,
         "this run's share of the cells within 25 km of the cell with ≥ 0.1 mm of precipitation in the hour ending at t")
     case .precipitationProbability:
       Definition(
-        "precipitation_probability", "%", step: 0, .hourlyAmount, decimals: 0, range: 0...100,
+        "precipitation_probability", needs: "RAINC or RAINNC", "%", step: 0, .hourlyAmount, decimals: 0, range: 0...100,
         origin: .timeLaggedMembers,
         "mean of precipitation_neighbourhood over the newest four runs of the answering model and domain that cover the hour"
       )

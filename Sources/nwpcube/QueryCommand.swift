@@ -58,15 +58,9 @@ enum Answer {
   }
 
   /// Why each metric the cube lacks is null: ingest left it out because the model output
-  /// had none of its inputs (the ingest warnings named them).
+  /// lacked its inputs (the ingest warnings named them).
   static func unavailable(_ metrics: [QueryMetric]) -> String {
-    JSONText.object(
-      metrics.map {
-        (
-          $0.metric.name,
-          JSONText.string("not in this cube: the model output had no input for it (the ingest warnings say which)")
-        )
-      })
+    JSONText.object(metrics.map { ($0.metric.name, JSONText.string($0.metric.absenceReason)) })
   }
 
   static func units(_ metrics: [QueryMetric]) -> String {

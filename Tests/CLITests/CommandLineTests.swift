@@ -107,8 +107,31 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     #expect(values["temp"] is Double)
     #expect(values["cloud"] is NSNull)
     let unavailable = try #require(json["unavailable"] as? [String: String])
-    #expect(unavailable["cloud"]?.hasPrefix("not in this cube: the model output had no input for it") == true)
+    #expect(
+      unavailable["cloud"]
+        == "not in this cube: derived from CLDFRA, or QVAPOR, P, PB, T, which the model output lacked (the ingest warning named the missing ones)"
+    )
     #expect(unavailable["temp"] == nil)
+
+    // The forecast names the cube lacking each metric, for new metrics as for old.
+    let forecast = try CommandLineTool.run([
+      "forecast", "--store", store, "--lat", "30", "--lon", "87", "--start-date", "2005-09-21", "--days", "1",
+      "--hourly", "temp,wind_gusts,visibility,is_day", "--daily", "weather_code,precipitation_hours,daylight_duration",
+    ])
+    #expect(forecast.status == 0, "\(forecast.standardError)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(forecast.standardOutput.utf8)) as? [String: Any])
+    let reasons = try #require(document["unavailable"] as? [String: String])
+    #expect(Set(reasons.keys) == ["wind_gusts", "visibility", "weather_code", "rain"])
+    #expect(reasons["wind_gusts"]?.hasPrefix("not in this cube: derived from PBLH, U, V, PH, PHB") == true)
+    #expect(reasons["rain"]?.hasSuffix("lacking in wrf/d01 2005092012") == true, "\(reasons)")
+    let hourly = try #require(document["hourly"] as? [String: Any])
+    // The run covers 00–03 UTC of the day; the sun rises at 30° N, 87° E just after 00 UTC.
+    let isDay = try #require(hourly["is_day"] as? [Any])
+    #expect(isDay.prefix(4).compactMap { $0 as? Double } == [0, 1, 1, 1], "is_day needs no input")
+    let daily = try #require(document["daily"] as? [String: Any])
+    let daylight = try #require((daily["daylight_duration"] as? [Double])?.first)
+    #expect(daylight > 11 * 3600 && daylight < 13 * 3600, "near the equinox at 30° N")
   }
 
   @Test func seriesPrintsCSVWithOneRowPerStep() throws {
