@@ -42,14 +42,22 @@ struct InfoCommand: ParsableCommand {
     print(
       "size      \(file.fileBytes) bytes for \(overflow || perStepOverflow ? "?" : String(values)) values (\(perValue) bytes per value)"
     )
-    print("metrics   name        unit   step     range                  time")
+    // As wide as the catalogue's longest name, so that the columns line up.
+    let nameWidth = Metric.queryable.map(\.name.count).max() ?? 11
+    print("metrics   \("name".padded(nameWidth)) unit     step     range                  time")
     for metric in h.metrics {
-      let kind = metric.temporal == Metric.Temporal.hourlyAmount.rawValue ? "hourly amount" : "instant"
+      let kind =
+        switch Metric.Temporal(rawValue: metric.temporal) {
+        case .instant: "instant"
+        case .hourlyAmount: "hourly amount"
+        case .category: "category of the hour"
+        case nil: "kind \(metric.temporal)"
+        }
       let decimals = Self.decimals(for: metric.scale)
       let range =
         "\(JSONText.number(metric.range.lowerBound, decimals: decimals))…\(JSONText.number(metric.range.upperBound, decimals: decimals))"
       print(
-        "          \(metric.name.padded(11)) \(metric.unit.padded(6)) \(String(metric.scale).padded(8)) \(range.padded(22)) \(kind)"
+        "          \(metric.name.padded(nameWidth)) \(metric.unit.padded(8)) \(String(metric.scale).padded(8)) \(range.padded(22)) \(kind)"
       )
     }
   }
