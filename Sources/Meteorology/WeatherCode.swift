@@ -1,8 +1,11 @@
 /// A WMO 4677 present-weather code, as Open-Meteo uses them, with what every client API
 /// shows for it.
 ///
-/// PLACEHOLDER API (filled in by the weather-code work): the cases, `classify` and the
-/// per-code description and icons.
+/// The raw value is the code itself. `classify(_:)` derives the code of one hour from the
+/// model's fields (WeatherCode+Classification.swift), `presentation` is what each client
+/// API shows for it (WeatherCode+Presentation.swift, the one table they share), and
+/// `mostSignificant(_:)` picks a day's code from its hours (WeatherCode+Significance.swift).
+/// docs/weather-codes.md has the table, the thresholds and their sources.
 public enum WeatherCode: Int, CaseIterable, Sendable {
   case clearSky = 0
   case mainlyClear = 1
@@ -62,14 +65,5 @@ public struct WeatherConditions: Sendable, Equatable {
   ) {
     (self.precipitation, self.convective, self.snow, self.temperature) = (precipitation, convective, snow, temperature)
     (self.visibility, self.cloud, self.liftedIndex, self.hail) = (visibility, cloud, liftedIndex, hail)
-  }
-}
-
-extension WeatherCode {
-  /// The code for one hour's conditions (docs/weather-codes.md has the thresholds).
-  public static func classify(_ conditions: WeatherConditions) -> WeatherCode {
-    // PLACEHOLDER until the table lands.
-    if conditions.precipitation >= 0.1 { return .slightRain }
-    return (conditions.cloud ?? 0) > 50 ? .overcast : .clearSky
   }
 }
