@@ -75,18 +75,22 @@ extension WRFDerivation {
       var rh = -Double.infinity
       for level in 0..<levels {
         let index = level * fields.cells + cell
-        rh = max(
-          rh,
-          Thermodynamics.levelHumidity(
-            mixingRatio: at(q, index), pascal: at(p, index) + at(pb, index), perturbationTheta: at(t, index)))
+        let humidity = Thermodynamics.levelHumidity(
+          mixingRatio: at(q, index), pascal: at(p, index) + at(pb, index), perturbationTheta: at(t, index))
+        // An unknown level makes the cell unknown (`max` would skip it).
+        rh = humidity.isNaN ? .nan : max(rh, humidity)
+        if rh.isNaN { break }
       }
       let pressure = at(p, cell) + at(pb, cell)
+      let (cloud, rain, ice, snow) = (at(qc, cell), at(qr, cell), at(qi, cell), at(qs, cell))
+      // Clear air needs no temperature (a `pow`): CALVIS gives the cap.
+      let clear = cloud == 0 && rain == 0 && ice == 0 && snow == 0
       let hydrometeor =
-        hydrometeors.isEmpty
+        clear
         ? Visibility.maximum
         : Visibility.hydrometeors(
-          cloudWater: at(qc, cell), rain: at(qr, cell), ice: at(qi, cell), snow: at(qs, cell), vapour: at(q, cell),
-          pascal: pressure, kelvin: Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
+          cloudWater: cloud, rain: rain, ice: ice, snow: snow, vapour: at(q, cell), pascal: pressure,
+          kelvin: Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
       guard !rh.isNaN, !hydrometeor.isNaN else { continue }
       visibility[cell] = min(hydrometeor, Visibility.humidity(relativeHumidity: rh))
     }
@@ -142,15 +146,15 @@ extension WRFDerivation {
     return gusts
   }
 
-  /// The surface-based lifted index at 500 hPa (K) of every cell; NaN where the model
-  /// levels do not reach 500 hPa.
-  func liftedIndex(_ fields: StepFields) throws(IngestError) -> [Double] {
+  /// The surface-based lifted index at 500 hPa (K) of the cells with precipitation (> 0) in
+  /// `precipitation`; NaN elsewhere and where the model levels do not reach 500 hPa.
+  func liftedIndex(_ fields: StepFields, where precipitation: [Double]) throws(IngestError) -> [Double] {
     let cells = fields.cells
     let (t2, q2, psfc) = (try fields.field("T2"), try fields.field("Q2"), try fields.field("PSFC"))
     let (p, pb, t) = (try fields.volume("P"), try fields.volume("PB"), try fields.volume("T"))
     let levels = min(p.count, pb.count, t.count) / max(cells, 1)
     var index = [Double](repeating: .nan, count: cells)
-    for cell in 0..<cells {
+    for cell in 0..<cells where cell < precipitation.count && precipitation[cell] > 0 {
       let environment = LiftedIndex.environmentTemperature(
         levels: levels, pressure: { p[$0 * cells + cell] + pb[$0 * cells + cell] },
         temperature: { k in

@@ -294,7 +294,9 @@ struct WRFDerivation {
     _ fields: StepFields, hour: HourAmounts, derived: [Metric: [Double]]
   ) throws(IngestError) -> [Double] {
     let t = try fields.field("T2")
-    let lifted = hasLiftedIndex ? try liftedIndex(fields) : nil
+    // Every thunderstorm code (95–99) comes with precipitation, so the index, the costliest
+    // input, is computed only where the hour has some.
+    let lifted = hasLiftedIndex ? try liftedIndex(fields, where: hour.total ?? []) : nil
     func known(_ values: [Double]?, _ cell: Int) -> Double? {
       guard let value = values?[cell], !value.isNaN else { return nil }
       return value

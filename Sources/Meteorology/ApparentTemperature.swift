@@ -16,10 +16,12 @@ import Foundation
 public enum ApparentTemperature {
   /// Apparent temperature in °C from the 2 m temperature (°C), 2 m relative humidity
   /// (0–100 %), 10 m wind speed (m/s) and downward shortwave flux at the surface (W/m²;
-  /// nil when the model gives none).
+  /// nil when the model gives none). NaN in, NaN out: `max` would hide an unknown
+  /// shortwave as no sunshine.
   public static func celsius(
     temperature ta: Double, relativeHumidity rh: Double, windSpeed10m: Double, shortwave: Double?
   ) -> Double {
+    if let shortwave, shortwave.isNaN { return .nan }
     let ws = 0.75 * windSpeed10m
     let e = rh / 100 * 6.105 * exp(17.27 * ta / (237.7 + ta))
     let q = max(0, 0.1 * ((shortwave ?? 550) - 550))

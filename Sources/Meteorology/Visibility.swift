@@ -28,17 +28,25 @@ public enum Visibility {
     cloudWater qc: Double, rain qr: Double, ice qi: Double, snow qs: Double, vapour qv: Double, pascal p: Double,
     kelvin t: Double
   ) -> Double {
+    // Clear air (most cells): β is CALVIS's 10⁻¹⁰ km⁻¹ floor, far beyond the cap.
+    if qc <= 0, qr <= 0, qi <= 0, qs <= 0 { return maximum }
     let density = p / (287.04 * t * (1 + 0.608 * qv))
     let volume = (1 + qv) / density + (qc + qr) / 1000 + (qi + qs) / 917
-    func concentration(_ q: Double) -> Double { max(0, q / volume * 1000) }
+    // A species that is absent adds nothing, without the cost of `pow`.
+    func extinction(_ q: Double, _ coefficient: Double, _ exponent: Double) -> Double {
+      q > 0 ? coefficient * pow(q / volume * 1000, exponent) : q.isNaN ? .nan : 0
+    }
     let beta =
-      144.7 * pow(concentration(qc), 0.88) + 2.24 * pow(concentration(qr), 0.75) + 327.8 * concentration(qi)
-      + 10.36 * pow(concentration(qs), 0.7776) + 1e-10
-    return min(maximum, 1000 * -log(0.02) / beta)
+      extinction(qc, 144.7, 0.88) + extinction(qr, 2.24, 0.75) + extinction(qi, 327.8, 1)
+      + extinction(qs, 10.36, 0.7776) + 1e-10
+    // Swift's `min` would turn an unknown (NaN) visibility into the cap.
+    let visibility = 1000 * -log(0.02) / beta
+    return visibility.isNaN ? .nan : min(maximum, visibility)
   }
 
   /// The haze and fog visibility (m) of air at a relative humidity (0–1).
   public static func humidity(relativeHumidity rh: Double) -> Double {
+    guard !rh.isNaN else { return .nan }
     let excess = min(0.8, max(0, rh - 0.15))
     return min(maximum, 90_000 * exp(-2.5 * excess))
   }

@@ -9,6 +9,8 @@ public enum WindGust {
   /// The gust speed (m/s) from the 10 m wind speed, the wind speed at the top of the
   /// boundary layer (m/s) and the boundary layer's height (m; negative counts as 0).
   public static func speed(surface: Double, boundaryLayerTop: Double, boundaryLayerHeight: Double) -> Double {
-    surface + (boundaryLayerTop - surface) * (1 - min(0.5, max(boundaryLayerHeight, 0) / 2000))
+    // `min`/`max` would turn an unknown height into a depth of 1000 m or more.
+    guard !boundaryLayerHeight.isNaN else { return .nan }
+    return surface + (boundaryLayerTop - surface) * (1 - min(0.5, max(boundaryLayerHeight, 0) / 2000))
   }
 }

@@ -193,4 +193,92 @@ import _TestSupport
       }
     }
   }
+
+  /// CF input with ERA5's names for gusts, visibility, convective precipitation, snowfall
+  /// and the cloud layers: each metric is the variable converted, the apparent
+  /// temperature follows from temperature, dew point and wind, and the weather code is
+  /// never a thunderstorm, which a warning says.
+  @Test func cfVariablesFeedTheAppMetrics() throws {
+    let directory = SampleFiles.temporaryDirectory("app-cf")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/era5_app.nc"
+    let (lats, lons, steps) = ([42.0, 41, 40], [350.0, 351, 352, 353], 3)
+    let cells = lats.count * lons.count
+    let variables: [(String, String, (Int) -> Double)] = [
+      ("t2m", "K", { 270 + Double($0 % 17) }), ("d2m", "K", { 266 + Double($0 % 13) }),
+      ("u10", "m s**-1", { Double($0 % 9) - 4 }), ("v10", "m s**-1", { Double($0 % 7) - 3 }),
+      ("tp", "m", { Double($0 % 5) * 4e-4 }), ("cp", "m", { Double($0 % 5) * 1e-4 }),
+      ("sf", "m of water equivalent", { Double($0 % 3) * 2e-4 }), ("lcc", "(0 - 1)", { Double($0 % 11) / 10 }),
+      ("mcc", "(0 - 1)", { Double($0 % 6) / 5 }), ("hcc", "(0 - 1)", { Double($0 % 4) / 3 }),
+      ("vis", "m", { 500 + 1000 * Double($0 % 23) }), ("i10fg", "m s**-1", { 3 + Double($0 % 19) }),
+    ]
+    let file = try NCFile.create(path, format: .netcdf4)
+    try file.defineDimension("time", length: nil)
+    try file.defineDimension("latitude", length: lats.count)
+    try file.defineDimension("longitude", length: lons.count)
+    try file.defineVariable("time", type: .double, dimensions: ["time"])
+    try file.setAttribute("units", .text("hours since 2026-01-31 00:00:00"), on: "time")
+    try file.defineVariable("latitude", type: .float, dimensions: ["latitude"])
+    try file.setAttribute("units", .text("degrees_north"), on: "latitude")
+    try file.defineVariable("longitude", type: .float, dimensions: ["longitude"])
+    try file.setAttribute("units", .text("degrees_east"), on: "longitude")
+    for (name, units, _) in variables {
+      try file.defineVariable(name, type: .float, dimensions: ["time", "latitude", "longitude"])
+      try file.setAttribute("units", .text(units), on: name)
+    }
+    try file.endDefinitions()
+    try file.write("time", start: [0], count: [steps], [0.0, 1, 2])
+    try file.write("latitude", start: [0], count: [lats.count], lats)
+    try file.write("longitude", start: [0], count: [lons.count], lons)
+    for (name, _, value) in variables {
+      try file.write(
+        name, start: [0, 0, 0], count: [steps, lats.count, lons.count], (0..<(steps * cells)).map(value))
+    }
+    file.close()
+
+    let report = try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+    let published = try #require(report.published.first)
+    for name in [
+      "apparent_temp", "visibility", "showers", "snowfall", "cloud_low", "cloud_mid", "cloud_high", "wind_gusts",
+      "weather_code",
+    ] {
+      #expect(published.metrics.contains(name), "\(name) in \(published.metrics)")
+    }
+    #expect(
+      report.warnings.contains(
+        "weather_code without thunderstorms (no lifted index): model-level temperature and pressure are not read from CF input \(path)"
+      ), "\(report.warnings)")
+    let cube = try Cube(path: published.path)
+    // What the file holds: the values rounded to float.
+    let value = { (name: String) in { (k: Int) in Double(Float(variables.first { $0.0 == name }!.2(k))) } }
+    for cell in [0, 5, cells - 1] {
+      let (j, i) = (cell / lons.count, cell % lons.count)
+      let location = try cube.locate(latitude: lats[j], longitude: lons[i] - 360, method: .nearest)
+      for step in 0..<steps {
+        let k = step * cells + cell
+        let at = { (metric: Metric) throws -> Double in
+          try #require(try cube.value(cube.metric(metric), at: location, time: cube.time(ofStep: step)))
+        }
+        let (t, td) = (value("t2m")(k) - 273.15, value("d2m")(k) - 273.15)
+        let saturation = { (c: Double) in 6.112 * exp(17.67 * c / (c + 243.5)) }
+        let rh = 100 * Swift.min(saturation(td) / saturation(t), 1)
+        let (u, v) = (value("u10")(k), value("v10")(k))
+        let ws = 0.75 * (u * u + v * v).squareRoot()
+        let apparent = t + 0.348 * rh / 100 * 6.105 * exp(17.27 * t / (237.7 + t)) - 0.7 * ws - 4.25
+        #expect(abs(try at(.apparentTemp) - apparent) <= 0.0051 + 1e-5 * abs(apparent), "cell \(cell) step \(step)")
+        #expect(abs(try at(.visibility) - value("vis")(k)) <= 0.51)
+        #expect(abs(try at(.showers) - 1000 * value("cp")(k)) <= 0.0051)
+        #expect(abs(try at(.snowfall) - 700 * value("sf")(k)) <= 0.0051)
+        #expect(abs(try at(.cloudLow) - 100 * value("lcc")(k)) <= 0.0051)
+        #expect(abs(try at(.cloudMid) - 100 * value("mcc")(k)) <= 0.0051)
+        #expect(abs(try at(.cloudHigh) - 100 * value("hcc")(k)) <= 0.0051)
+        #expect(abs(try at(.windGusts) - value("i10fg")(k)) <= 0.0051)
+        let expected = WeatherCode.classify(
+          WeatherConditions(
+            precipitation: 1000 * value("tp")(k), convective: 1000 * value("cp")(k), snow: 1000 * value("sf")(k),
+            temperature: t, visibility: value("vis")(k), cloud: nil))
+        #expect(try at(.weatherCode) == Double(expected.rawValue), "cell \(cell) step \(step)")
+      }
+    }
+  }
 }

@@ -26,7 +26,7 @@ enum CFUnit: String {
     case .percent:
       switch u {
       case "%", "percent": return { $0 }
-      case "1", "0-1", "fraction", "": return { $0 * 100 }
+      case "1", "0-1", "(0 - 1)", "fraction", "": return { $0 * 100 }
       default: return nil
       }
     case .metresPerSecond:
