@@ -8,10 +8,14 @@ final class StepFields {
   /// Each 3-D field read so far: its levels from the lowest up.
   private var columns: [String: (levels: Int, values: [Double])] = [:]
   private var complete: Set<String> = []
+  /// Fields some metric reads whole: a request for their lowest levels reads them whole at
+  /// once, rather than twice.
+  private let whole: Set<String>
 
-  init(_ source: any FieldSource, step: StepSource) {
+  init(_ source: any FieldSource, step: StepSource, whole: Set<String> = []) {
     self.source = source
     self.step = step
+    self.whole = whole
     cells = source.width * source.height
   }
 
@@ -37,6 +41,7 @@ final class StepFields {
     if let cached = columns[name], cached.levels >= count || complete.contains(name) {
       return cached.values.prefix(min(count, cached.levels) * cells)
     }
+    if whole.contains(name) { return try volume(name).prefix(count * cells) }
     let values = try source.volume(name, 0..<count, at: step)
     let levels = values.count / max(cells, 1)
     columns[name] = (levels, values)

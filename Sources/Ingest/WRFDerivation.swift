@@ -25,6 +25,8 @@ struct WRFDerivation {
   private let hasShortwave: Bool
   private let hasHail: Bool
   private let hasLiftedIndex: Bool
+  /// The 3-D fields some metric reads at every level.
+  private let wholeVolumes: Set<String>
   private var rain: Deaccumulator
   private var showers: Deaccumulator
   private var snow: Deaccumulator
@@ -149,6 +151,10 @@ struct WRFDerivation {
       warnings.append("no weather_code: RAINC and RAINNC are missing in \(file)")
     }
 
+    var whole: Set<String> = cloudFromHumidity ? Set(humidityInputs) : []
+    if metrics.contains(.cloudLow) { whole.formUnion(["P", "PB"]) }
+    if metrics.contains(.weatherCode), hasLiftedIndex { whole.formUnion(["P", "PB", "T"]) }
+    wholeVolumes = whole
     self.metrics = metrics
     self.warnings = warnings
     rain = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
@@ -165,7 +171,7 @@ struct WRFDerivation {
 
   /// The metrics' values at one step (`[metric][cell]`, NaN where unknown), in `metrics` order.
   mutating func derive(_ step: StepSource, reader: some FieldSource) throws(IngestError) -> [[Double]] {
-    let fields = StepFields(reader, step: step)
+    let fields = StepFields(reader, step: step, whole: wholeVolumes)
     let hour = try hourAmounts(fields)
     var derived: [Metric: [Double]] = [:]
     var perLevel: [Double]?
