@@ -7,24 +7,24 @@ protocol FieldSource: AnyObject {
   var height: Int { get }
   /// A surface field (`south_north × west_east`) at a step.
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double]
-  /// All levels of a 3-D field at a step, level by level.
-  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double]
+  /// Levels `levels` (every level when nil; those of them the field has otherwise) of a
+  /// `(Time, level, rows, columns)` field at a step, level by level. `rows × columns` is the mass grid for most fields, one more
+  /// column for U and one more row for V (staggered). Reading only the levels a metric
+  /// needs keeps ingest cheap: a lowest-level read is a fraction of the volume.
+  func levels(
+    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+  ) throws(IngestError) -> [Double]
 }
 
 extension FieldSource {
-  /// The maximum over vertical levels of a 3-D field; NaN at any level makes the column
-  /// unknown.
-  func columnMaximum(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
-    let values = try volume(name, at: step)
-    let cells = width * height
-    var maximum = [Double](repeating: -.infinity, count: cells)
-    for level in 0..<(values.count / cells) {
-      for cell in 0..<cells {
-        let value = values[level * cells + cell]
-        maximum[cell] = value.isNaN || maximum[cell].isNaN ? .nan : max(maximum[cell], value)
-      }
-    }
-    return maximum
+  /// All levels of a 3-D field on the mass grid at a step, level by level.
+  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    try levels(name, nil, rows: height, columns: width, at: step)
+  }
+
+  /// Levels `levels` of a 3-D field on the mass grid at a step, level by level.
+  func volume(_ name: String, _ levels: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
+    try self.levels(name, levels, rows: height, columns: width, at: step)
   }
 }
 

@@ -153,7 +153,9 @@ final class MM5FieldSource: FieldSource {
     }
   }
 
-  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+  func levels(
+    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+  ) throws(IngestError) -> [Double] {
     throw IngestError(path: step.path, variable: name, reason: "no 3-D MM5 field is read")
   }
 

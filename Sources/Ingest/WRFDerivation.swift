@@ -6,40 +6,60 @@ import UTCTime
 /// (WRF files directly, MM5 through a translating `FieldSource`).
 ///
 /// Built once per domain from the variables of its first file: a metric whose inputs are
-/// missing is left out with a warning; a required input (T2) is checked by the inventory.
+/// missing is left out with a warning naming them and the metric; a required input (T2)
+/// is checked by the inventory.
 struct WRFDerivation {
   /// The metrics this domain can provide, in cube order.
   let metrics: [Metric]
-  /// Why other metrics were left out.
+  /// Why other metrics were left out, or derived by a fallback.
   let warnings: [String]
   private let rotation: WindRotation?
   private let rainInputs: [String]
+  private let showerInputs: [String]
   private let bucketInputs: [String]
   private let bucketMillimetres: Double
-  private let cloudFromHumidity: Bool
+  /// Cloud per model level from humidity, CLDFRA being missing.
+  let cloudFromHumidity: Bool
+  /// The hydrometeor species visibility counts; missing ones count as none.
+  let hydrometeors: [String]
+  private let hasShortwave: Bool
+  private let hasHail: Bool
+  private let hasLiftedIndex: Bool
+  /// The 3-D fields some metric reads at every level.
+  private let wholeVolumes: Set<String>
   private var rain: Deaccumulator
+  private var showers: Deaccumulator
   private var snow: Deaccumulator
+  private var hail: Deaccumulator
+
+  /// Snow depth per water equivalent, cm/mm: Open-Meteo's 7:1 ratio.
+  static let snowfallRatio = 0.7
+  /// The pressures (Pa) dividing low from middle and middle from high cloud.
+  static let lowCloudTop = 80_000.0
+  static let highCloudBase = 45_000.0
 
   init(_ input: DerivationInput, longitudes: [Float]) throws(IngestError) {
     let has = { (name: String) in input.available.contains(name) }
     let file = input.label
     var metrics: [Metric] = [.temp]
     var warnings: [String] = []
+    func missing(_ inputs: [String]) -> String {
+      let names = inputs.filter { !has($0) }
+      return "\(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") missing in \(file)"
+    }
     func need(_ metric: Metric, _ inputs: [String]) {
-      let missing = inputs.filter { !has($0) }
-      if missing.isEmpty {
+      if inputs.allSatisfy(has) {
         metrics.append(metric)
       } else {
-        warnings.append(
-          "no \(metric.name): \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing in \(file)"
-        )
+        warnings.append("no \(metric.name): \(missing(inputs))")
       }
     }
     need(.hum, ["Q2", "PSFC"])
     need(.dewPoint, ["Q2", "PSFC"])
 
     rainInputs = ["RAINC", "RAINNC", "RAINSH"].filter(has)
-    if rainInputs.contains(where: { $0 != "RAINSH" }) {
+    let hasRain = rainInputs.contains { $0 != "RAINSH" }
+    if hasRain {
       metrics.append(.rain)
     } else {
       warnings.append("no rain: RAINC and RAINNC are missing in \(file)")
@@ -82,100 +102,220 @@ struct WRFDerivation {
     }
     need(.atmPress, ["PSFC", "HGT"])
     need(.sfcPress, ["PSFC"])
+    hasShortwave = has("SWDOWN")
     need(.shortwave, ["SWDOWN"])
 
+    need(.apparentTemp, ["Q2", "PSFC", "U10", "V10"])
+    if metrics.contains(.apparentTemp), !hasShortwave {
+      warnings.append("apparent_temp without sunshine (Q = 0, as in shade): SWDOWN is missing in \(file)")
+    }
+    let species = ["QCLOUD", "QRAIN", "QICE", "QSNOW"]
+    hydrometeors = species.filter(has)
+    need(.visibility, humidityInputs)
+    if metrics.contains(.visibility) {
+      if hydrometeors.isEmpty {
+        warnings.append("visibility from relative humidity only: \(missing(species))")
+      } else if hydrometeors.count < species.count {
+        warnings.append(
+          "visibility counts no \(species.filter { !has($0) }.joined(separator: ", ")): \(missing(species))")
+      }
+    }
+    showerInputs = ["RAINC", "RAINSH"].filter(has)
+    if showerInputs.isEmpty {
+      warnings.append("no showers: RAINC and RAINSH are missing in \(file)")
+    } else {
+      metrics.append(.showers)
+    }
+    need(.snowfall, ["SNOWNC"])
+    let layers = "cloud_low, cloud_mid, cloud_high"
+    if has("CLDFRA"), has("P"), has("PB") {
+      metrics += [.cloudLow, .cloudMid, .cloudHigh]
+    } else if cloudFromHumidity {
+      metrics += [.cloudLow, .cloudMid, .cloudHigh]
+      warnings.append("\(layers) from model-level relative humidity: CLDFRA is missing in \(file)")
+    } else {
+      let inputs = has("CLDFRA") ? ["P", "PB"] : ["CLDFRA"] + humidityInputs
+      warnings.append("no \(layers): \(missing(inputs))")
+    }
+    need(.windGusts, ["PBLH", "U", "V", "PH", "PHB", "U10", "V10"])
+    hasHail = has("HAILNC")
+    let liftedInputs = ["Q2", "PSFC", "T", "P", "PB"]
+    hasLiftedIndex = liftedInputs.allSatisfy(has)
+    // Last: the weather code reads the cloud and visibility derived before it.
+    if hasRain {
+      metrics.append(.weatherCode)
+      if !hasLiftedIndex {
+        warnings.append("weather_code without thunderstorms (no lifted index): \(missing(liftedInputs))")
+      }
+    } else {
+      warnings.append("no weather_code: RAINC and RAINNC are missing in \(file)")
+    }
+
+    var whole: Set<String> = cloudFromHumidity ? Set(humidityInputs) : []
+    if metrics.contains(.cloudLow) { whole.formUnion(["P", "PB"]) }
+    if metrics.contains(.weatherCode), hasLiftedIndex { whole.formUnion(["P", "PB", "T"]) }
+    wholeVolumes = whole
     self.metrics = metrics
     self.warnings = warnings
     rain = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
-    snow = rain
+    (showers, snow, hail) = (rain, rain, rain)
+  }
+
+  /// The hour's precipitation amounts at a step (mm), nil where not derived.
+  struct HourAmounts {
+    var total: [Double]?
+    var convective: [Double]?
+    var snow: [Double]?
+    var hail: [Double]?
   }
 
   /// The metrics' values at one step (`[metric][cell]`, NaN where unknown), in `metrics` order.
   mutating func derive(_ step: StepSource, reader: some FieldSource) throws(IngestError) -> [[Double]] {
-    var fields: [String: [Double]] = [:]
-    func field(_ name: String) throws(IngestError) -> [Double] {
-      if let cached = fields[name] { return cached }
-      let values = try reader.field(name, at: step)
-      fields[name] = values
-      return values
-    }
-    let cells = reader.width * reader.height
-    var output: [[Double]] = []
-    var windCache: (u: [Double], v: [Double])?
+    let fields = StepFields(reader, step: step, whole: wholeVolumes)
+    let hour = try hourAmounts(fields)
+    var derived: [Metric: [Double]] = [:]
+    var perLevel: [Double]?
+    var layers: (low: [Double], mid: [Double], high: [Double])?
     for metric in metrics {
+      let values: [Double]
       switch metric {
       case .temp:
-        output.append(try field("T2").map { $0 - Thermodynamics.kelvinOffset })
+        values = try fields.field("T2").map { $0 - Thermodynamics.kelvinOffset }
       case .hum:
-        let (t, q, p) = (try field("T2"), try field("Q2"), try field("PSFC"))
-        output.append(
-          (0..<cells).map { Thermodynamics.relativeHumidity(kelvin: t[$0], mixingRatio: q[$0], pascal: p[$0]) })
+        values = try relativeHumidity(fields)
       case .dewPoint:
-        let (q, p) = (try field("Q2"), try field("PSFC"))
-        output.append((0..<cells).map { Thermodynamics.dewPoint(mixingRatio: q[$0], pascal: p[$0]) })
-      case .rain:
-        var total = [Double](repeating: 0, count: cells)
-        for name in rainInputs { total = zip(total, try field(name)).map(+) }
-        for name in bucketInputs {
-          total = zip(total, try field(name)).map { $0 + $1 * bucketMillimetres }
-        }
-        output.append(rain.next(total))
-      case .snow:
-        output.append(snow.next(try field("SNOWNC")))
-      case .cloud where cloudFromHumidity:
-        let (q, p, pb, t) = (
-          try reader.volume("QVAPOR", at: step), try reader.volume("P", at: step),
-          try reader.volume("PB", at: step), try reader.volume("T", at: step)
-        )
-        var cloud = [Double](repeating: 0, count: cells)
-        for index in q.indices {
-          let rh = Thermodynamics.levelHumidity(
-            mixingRatio: q[index], pascal: p[index] + pb[index], perturbationTheta: t[index])
-          let cell = index % cells
-          let fraction = Thermodynamics.cloudFraction(relativeHumidity: rh)
-          cloud[cell] = fraction.isNaN || cloud[cell].isNaN ? .nan : max(cloud[cell], 100 * fraction)
-        }
-        output.append(cloud)
+        let (q, p) = (try fields.field("Q2"), try fields.field("PSFC"))
+        values = (0..<fields.cells).map { Thermodynamics.dewPoint(mixingRatio: q[$0], pascal: p[$0]) }
+      case .rain: values = hour.total ?? []
+      case .snow: values = hour.snow ?? []
+      case .showers: values = hour.convective ?? []
+      case .snowfall: values = (hour.snow ?? []).map { $0 * Self.snowfallRatio }
       case .cloud:
-        output.append(try reader.columnMaximum("CLDFRA", at: step).map { 100 * $0 })
+        if perLevel == nil { perLevel = try cloudPerLevel(fields) }
+        values = (perLevel ?? []).columnMaximum(cells: fields.cells).map { 100 * $0 }
+      case .cloudLow, .cloudMid, .cloudHigh:
+        if perLevel == nil { perLevel = try cloudPerLevel(fields) }
+        if layers == nil { layers = try cloudLayers(fields, perLevel: perLevel ?? []) }
+        values = metric == .cloudLow ? layers?.low ?? [] : metric == .cloudMid ? layers?.mid ?? [] : layers?.high ?? []
       case .windU, .windV:
-        if windCache == nil { windCache = try earthRelativeWind(field: field, cells: cells) }
-        output.append(metric == .windU ? windCache?.u ?? [] : windCache?.v ?? [])
+        let wind = try earthRelativeWind(fields)
+        values = metric == .windU ? wind.u : wind.v
       case .atmPress:
-        let (p, h, t) = (try field("PSFC"), try field("HGT"), try field("T2"))
-        output.append((0..<cells).map { Thermodynamics.seaLevelPressure(pascal: p[$0], height: h[$0], kelvin: t[$0]) })
+        let (p, h, t) = (try fields.field("PSFC"), try fields.field("HGT"), try fields.field("T2"))
+        values = (0..<fields.cells).map {
+          Thermodynamics.seaLevelPressure(pascal: p[$0], height: h[$0], kelvin: t[$0])
+        }
       case .sfcPress:
-        output.append(try field("PSFC").map { $0 / 100 })
+        values = try fields.field("PSFC").map { $0 / 100 }
       case .shortwave:
-        output.append(try field("SWDOWN"))
-      case .apparentTemp, .visibility, .weatherCode, .showers, .snowfall, .cloudLow, .cloudMid, .cloudHigh,
-        .windGusts, .precipitationNeighbourhood:
+        values = try fields.field("SWDOWN")
+      case .apparentTemp:
+        values = try apparentTemperature(fields)
+      case .visibility:
+        values = try visibility(fields)
+      case .windGusts:
+        values = try windGusts(fields)
+      case .weatherCode:
+        values = try weatherCodes(fields, hour: hour, derived: derived)
+      case .precipitationNeighbourhood:
         // Not derived yet: never offered in `metrics`.
-        output.append(Array(repeating: .nan, count: cells))
+        values = Array(repeating: .nan, count: fields.cells)
       case .windVel, .windDir, .isDay, .precipitationProbability:
         preconditionFailure("\(metric.name) is computed at query time, never stored")
       }
+      derived[metric] = values
     }
-    return output
+    return metrics.map { derived[$0] ?? [] }
   }
 
-  private func earthRelativeWind(
-    field: (String) throws(IngestError) -> [Double], cells: Int
-  ) throws(IngestError) -> (u: [Double], v: [Double]) {
-    let u = try field("U10")
-    let v = try field("V10")
+  /// Advances every deaccumulation in use by one step, whichever metrics read it.
+  private mutating func hourAmounts(_ fields: StepFields) throws(IngestError) -> HourAmounts {
+    var hour = HourAmounts()
+    func sum(_ names: [String], buckets: [String]) throws(IngestError) -> [Double] {
+      var total = [Double](repeating: 0, count: fields.cells)
+      for name in names {
+        let values = try fields.field(name)
+        for cell in total.indices { total[cell] += values[cell] }
+      }
+      for name in buckets {
+        let values = try fields.field(name)
+        for cell in total.indices { total[cell] += values[cell] * bucketMillimetres }
+      }
+      return total
+    }
+    if metrics.contains(.rain) {
+      hour.total = rain.next(try sum(rainInputs, buckets: bucketInputs))
+    }
+    if metrics.contains(.showers) {
+      hour.convective = showers.next(try sum(showerInputs, buckets: bucketInputs.filter { $0 == "I_RAINC" }))
+    }
+    if metrics.contains(.snow) {
+      hour.snow = snow.next(try fields.field("SNOWNC"))
+    }
+    if hasHail, metrics.contains(.weatherCode) {
+      hour.hail = hail.next(try fields.field("HAILNC"))
+    }
+    return hour
+  }
+
+  private func relativeHumidity(_ fields: StepFields) throws(IngestError) -> [Double] {
+    let (t, q, p) = (try fields.field("T2"), try fields.field("Q2"), try fields.field("PSFC"))
+    return (0..<fields.cells).map {
+      Thermodynamics.relativeHumidity(kelvin: t[$0], mixingRatio: q[$0], pascal: p[$0])
+    }
+  }
+
+  private func apparentTemperature(_ fields: StepFields) throws(IngestError) -> [Double] {
+    let (t, rh) = (try fields.field("T2"), try relativeHumidity(fields))
+    let (u, v) = (try fields.field("U10"), try fields.field("V10"))
+    let shortwave = hasShortwave ? try fields.field("SWDOWN") : nil
+    return (0..<fields.cells).map { cell in
+      ApparentTemperature.celsius(
+        temperature: t[cell] - Thermodynamics.kelvinOffset, relativeHumidity: rh[cell],
+        windSpeed10m: (u[cell] * u[cell] + v[cell] * v[cell]).squareRoot(), shortwave: shortwave?[cell])
+    }
+  }
+
+  private func earthRelativeWind(_ fields: StepFields) throws(IngestError) -> (u: [Double], v: [Double]) {
+    let u = try fields.field("U10")
+    let v = try fields.field("V10")
     let (cosines, sines): ([Double], [Double])
     switch rotation {
     case .perCell(let c, let s): (cosines, sines) = (c, s)
     case .aligned: return (u, v)
-    case nil: (cosines, sines) = (try field("COSALPHA"), try field("SINALPHA"))
+    case nil: (cosines, sines) = (try fields.field("COSALPHA"), try fields.field("SINALPHA"))
     }
-    var east = [Double](repeating: 0, count: cells)
-    var north = [Double](repeating: 0, count: cells)
-    for cell in 0..<cells {
+    var east = [Double](repeating: 0, count: fields.cells)
+    var north = [Double](repeating: 0, count: fields.cells)
+    for cell in 0..<fields.cells {
       (east[cell], north[cell]) = Wind.earthRelative(
         u: u[cell], v: v[cell], cosAlpha: cosines[cell], sinAlpha: sines[cell])
     }
     return (east, north)
+  }
+
+  /// The weather code of every cell from the hour's amounts, the derived cloud and
+  /// visibility, T2 and the lifted index; NaN where the hour's precipitation is unknown.
+  private func weatherCodes(
+    _ fields: StepFields, hour: HourAmounts, derived: [Metric: [Double]]
+  ) throws(IngestError) -> [Double] {
+    let t = try fields.field("T2")
+    // Every thunderstorm code (95–99) comes with precipitation, so the index, the costliest
+    // input, is computed only where the hour has some.
+    let lifted = hasLiftedIndex ? try liftedIndex(fields, where: hour.total ?? []) : nil
+    func known(_ values: [Double]?, _ cell: Int) -> Double? {
+      guard let value = values?[cell], !value.isNaN else { return nil }
+      return value
+    }
+    var codes = [Double](repeating: .nan, count: fields.cells)
+    for cell in codes.indices {
+      guard let precipitation = known(hour.total, cell) else { continue }
+      let conditions = WeatherConditions(
+        precipitation: precipitation, convective: known(hour.convective, cell), snow: known(hour.snow, cell),
+        temperature: t[cell] - Thermodynamics.kelvinOffset, visibility: known(derived[.visibility], cell),
+        cloud: known(derived[.cloud], cell), liftedIndex: known(lifted, cell), hail: known(hour.hail, cell))
+      codes[cell] = Double(WeatherCode.classify(conditions).rawValue)
+    }
+    return codes
   }
 }

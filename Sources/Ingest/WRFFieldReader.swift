@@ -38,22 +38,26 @@ final class WRFFieldReader: FieldSource {
     }
   }
 
-  /// All levels of a `(Time, bottom_top, south_north, west_east)` field at a step, level by
-  /// level.
-  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+  /// Levels of a `(Time, bottom_top, rows, columns)` field at a step, level by level.
+  func levels(
+    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+  ) throws(IngestError) -> [Double] {
     let file = try open(step.path)
     return try readingInput(name, from: step.path) { () throws -> [Double] in
       let variable = try file.variable(name)
-      guard variable.shape.count == 4, variable.dimensions[0] == "Time",
-        variable.shape.suffix(2) == [height, width]
+      guard variable.shape.count == 4, variable.dimensions[0] == "Time", variable.shape.suffix(2) == [rows, columns]
       else {
         throw IngestError(
           path: step.path, variable: name,
           reason:
-            "expected (Time, bottom_top, south_north, west_east), found \(variable.dimensions) = \(variable.shape)")
+            "expected (Time, bottom_top, \(rows), \(columns)), found \(variable.dimensions) = \(variable.shape)")
+      }
+      let range = (levels ?? 0..<variable.shape[1]).clamped(to: 0..<variable.shape[1])
+      guard !range.isEmpty else {
+        throw IngestError(path: step.path, variable: name, reason: "has no levels")
       }
       return try file.readUnpacked(
-        name, start: [step.index, 0, 0, 0], count: [1, variable.shape[1], height, width])
+        name, start: [step.index, range.lowerBound, 0, 0], count: [1, range.count, rows, columns])
     }
   }
 

@@ -209,15 +209,15 @@ extension Metric {
         "SWDOWN, downward shortwave flux at the surface")
     case .apparentTemp:
       Definition(
-        "apparent_temp", needs: "T2, Q2, PSFC, U10, V10", "°C", step: 0.01, offset: -150, range: -150...100,
-        quantity: .temperature,
-        "Steadman's apparent temperature as the Australian BoM and Open-Meteo give it: Ta + 0.348·e − 0.70·ws + 0.70·Q/(ws + 10) − 4.25 with SWDOWN, Ta + 0.33·e − 0.70·ws − 4.00 without"
+        "apparent_temp", needs: "T2, Q2, PSFC, U10, V10 (and SWDOWN)", "°C", step: 0.01, offset: -150,
+        range: -150...100, quantity: .temperature,
+        "Steadman's apparent temperature, BoM form as Open-Meteo computes it: Ta + 0.348·e − 0.70·ws + 0.70·Q/(ws + 10) − 4.25, ws = 0.75 × 10 m wind, Q = max(0, 0.1·(SWDOWN − 550)), Q = 0 without SWDOWN"
       )
     case .visibility:
       Definition(
-        "visibility", needs: "QCLOUD, QRAIN, QICE, QSNOW, QVAPOR, P, PB, T at the lowest level", "m", step: 1,
+        "visibility", needs: "QVAPOR, P, PB, T (and QCLOUD, QRAIN, QICE, QSNOW) at the lowest levels", "m", step: 1,
         decimals: 0, range: 0...24135,
-        "UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level, capped by a relative-humidity haze term; capped at 24,135 m"
+        "the lower of UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level and CALVIS_GSD's haze term 90 km·exp(−2.5·min(0.8, max(0, RH − 0.15))) of the lowest two levels; capped at 24,135 m"
       )
     case .weatherCode:
       Definition(

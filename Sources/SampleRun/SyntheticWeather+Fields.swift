@@ -70,6 +70,13 @@ extension SyntheticWeather {
     var perturbationTheta = cloudFraction
     var humidity = [Double](repeating: 0, count: levels)
     var cloud = humidity
+    var levelPressure = humidity
+    var levelBasePressure = humidity
+    var boundaryLayer = t2
+    var massU = [Double](repeating: 0, count: count * levels)
+    var massV = massU
+    var geopotential = [Float](repeating: 0, count: count * (levels + 1))
+    var baseGeopotential = geopotential
 
     for index in 0..<count {
       let cell = cells[index]
@@ -113,6 +120,23 @@ extension SyntheticWeather {
         perturbationPressure[slot] = Float(level.pressure - level.basePressure)
         basePressure[slot] = Float(level.basePressure)
         perturbationTheta[slot] = Float(level.potentialTemperature - 300)
+        levelPressure[k] = level.pressure
+        levelBasePressure[k] = level.basePressure
+      }
+      // The wind strengthens and the boundary layer deepens with the day's heating.
+      let heating = max(0, surface.diurnalAnomaly)
+      let speed = (wind.east * wind.east + wind.north * wind.north).squareRoot()
+      boundaryLayer[index] = Float(min(3000, 150 + 25 * speed + (cell.isLand ? 220 : 60) * heating))
+      let column = Self.column(
+        surface: surface, height: cell.height, baseSurfacePressure: cell.baseSurfacePressure,
+        pressure: levelPressure, basePressure: levelBasePressure)
+      for k in 0...levels {
+        geopotential[k * count + index] = Float(column.geopotential[k] - column.baseGeopotential[k])
+        baseGeopotential[k * count + index] = Float(column.baseGeopotential[k])
+      }
+      for k in 0..<levels {
+        massU[k * count + index] = Double(u10[index]) * column.windFactor[k]
+        massV[k * count + index] = Double(v10[index]) * column.windFactor[k]
       }
     }
     return [
@@ -121,8 +145,61 @@ extension SyntheticWeather {
       "RAINSH": Self.floats(accumulated.shallow), "SNOWNC": Self.floats(accumulated.snow),
       "CLDFRA": cloudFraction, "QVAPOR": vapour, "QCLOUD": cloudWater, "QRAIN": rainWater,
       "QICE": ice, "QSNOW": snow, "P": perturbationPressure, "PB": basePressure,
-      "T": perturbationTheta,
+      "T": perturbationTheta, "PBLH": boundaryLayer, "PH": geopotential, "PHB": baseGeopotential,
+      "U": Self.staggered(massU, levels: levels, rows: ny, columns: nx, alongRows: true),
+      "V": Self.staggered(massV, levels: levels, rows: ny, columns: nx, alongRows: false),
     ]
+  }
+
+  /// Geopotential (m²/s²) of a cell's level interfaces, actual and of WRF's dry base state,
+  /// and the factor by which each level's wind exceeds the 10 m wind.
+  ///
+  /// Interfaces lie halfway in ln p between the levels (the surface below the first, as
+  /// far above the top level as the one below it); heights follow the hypsometric
+  /// thickness the levels' temperatures use; the wind grows towards 1.9 times the 10 m
+  /// wind over the lowest kilometre or so.
+  static func column(
+    surface: Surface, height: Double, baseSurfacePressure: Double, pressure: [Double], basePressure: [Double]
+  ) -> (geopotential: [Double], baseGeopotential: [Double], windFactor: [Double]) {
+    let levels = pressure.count
+    func interfaces(_ levelPressure: [Double], surface: Double) -> [Double] {
+      var result = [surface]
+      for k in 1..<max(levels, 1) { result.append((levelPressure[k - 1] * levelPressure[k]).squareRoot()) }
+      let top = levelPressure[levels - 1]
+      result.append(levels > 1 ? top * (top / levelPressure[levels - 2]).squareRoot() : 0.9 * top)
+      return result
+    }
+    let scale = 29.27 * (surface.temperature - 12)
+    let gravity = 9.81
+    let actual = interfaces(pressure, surface: surface.pressure).map {
+      gravity * (height + scale * log(surface.pressure / $0))
+    }
+    let base = interfaces(basePressure, surface: baseSurfacePressure).map {
+      gravity * (height + 29.27 * 276 * log(baseSurfacePressure / $0))
+    }
+    let windFactor = pressure.map { 1 + 0.9 * (1 - exp(-scale * log(surface.pressure / $0) / 700)) }
+    return (actual, base, windFactor)
+  }
+
+  /// A field on mass points moved to WRF's staggered points one further along rows (U) or
+  /// columns (V): the mean of the two mass points either side, the edge point's own value
+  /// at the grid's edges.
+  static func staggered(_ mass: [Double], levels: Int, rows: Int, columns: Int, alongRows: Bool) -> [Float] {
+    let (outRows, outColumns) = alongRows ? (rows, columns + 1) : (rows + 1, columns)
+    var result = [Float](repeating: 0, count: levels * outRows * outColumns)
+    for k in 0..<levels {
+      for j in 0..<outRows {
+        for i in 0..<outColumns {
+          let (a, b) =
+            alongRows
+            ? (j * columns + max(i - 1, 0), j * columns + min(i, columns - 1))
+            : (max(j - 1, 0) * columns + i, min(j, rows - 1) * columns + i)
+          let plane = k * rows * columns
+          result[(k * outRows + j) * outColumns + i] = Float((mass[plane + a] + mass[plane + b]) / 2)
+        }
+      }
+    }
+    return result
   }
 
   /// Doubles narrowed to what the file stores; a plain loop, because the generic `map`

@@ -6,13 +6,68 @@ import NetCDF
 /// Names, dimension order and attributes follow real WRF V4 output, so that readers
 /// written against real files accept the sample run unchanged.
 enum WRFOutputFile {
-  /// One output variable: its WRF name, whether it has a vertical dimension, and the
-  /// description and units WRF gives it.
+  /// One output variable: its WRF name, its grid (surface, model levels, or staggered as
+  /// WRF's C grid puts winds and geopotential), and the description and units WRF gives it.
   struct Variable {
     let name: String
-    let isVolume: Bool
+    let grid: Grid
     let description: String
     let units: String
+
+    init(name: String, isVolume: Bool, description: String, units: String) {
+      self.init(name: name, grid: isVolume ? .mass : .surface, description: description, units: units)
+    }
+
+    init(name: String, grid: Grid, description: String, units: String) {
+      (self.name, self.grid, self.description, self.units) = (name, grid, description, units)
+    }
+
+    var isVolume: Bool { grid != .surface }
+  }
+
+  /// Where a variable's values sit.
+  enum Grid {
+    case surface
+    /// Mass points of every model level.
+    case mass
+    /// U: one more point west to east.
+    case westEastStaggered
+    /// V: one more point south to north.
+    case southNorthStaggered
+    /// Geopotential: on the levels' interfaces, one more than levels.
+    case bottomTopStaggered
+
+    /// The dimensions after Time.
+    var dimensions: [String] {
+      switch self {
+      case .surface: ["south_north", "west_east"]
+      case .mass: ["bottom_top", "south_north", "west_east"]
+      case .westEastStaggered: ["bottom_top", "south_north", "west_east_stag"]
+      case .southNorthStaggered: ["bottom_top", "south_north_stag", "west_east"]
+      case .bottomTopStaggered: ["bottom_top_stag", "south_north", "west_east"]
+      }
+    }
+
+    /// The lengths of `dimensions`.
+    func shape(_ spec: SampleRunSpec) -> [Int] {
+      let (levels, ny, nx) = (spec.levels, spec.southNorth, spec.westEast)
+      return switch self {
+      case .surface: [ny, nx]
+      case .mass: [levels, ny, nx]
+      case .westEastStaggered: [levels, ny, nx + 1]
+      case .southNorthStaggered: [levels, ny + 1, nx]
+      case .bottomTopStaggered: [levels + 1, ny, nx]
+      }
+    }
+
+    var stagger: String {
+      switch self {
+      case .surface, .mass: ""
+      case .westEastStaggered: "X"
+      case .southNorthStaggered: "Y"
+      case .bottomTopStaggered: "Z"
+      }
+    }
   }
 
   /// The variables after `Times`, `XLAT`, `XLONG` and `XTIME`, in WRF's order.
@@ -27,6 +82,11 @@ enum WRFOutputFile {
     Variable(name: "QICE", isVolume: true, description: "Ice mixing ratio", units: "kg kg-1"),
     Variable(name: "QSNOW", isVolume: true, description: "Snow mixing ratio", units: "kg kg-1"),
     Variable(name: "CLDFRA", isVolume: true, description: "CLOUD FRACTION", units: ""),
+    Variable(name: "U", grid: .westEastStaggered, description: "x-wind component", units: "m s-1"),
+    Variable(name: "V", grid: .southNorthStaggered, description: "y-wind component", units: "m s-1"),
+    Variable(name: "PH", grid: .bottomTopStaggered, description: "perturbation geopotential", units: "m2 s-2"),
+    Variable(name: "PHB", grid: .bottomTopStaggered, description: "base-state geopotential", units: "m2 s-2"),
+    Variable(name: "PBLH", isVolume: false, description: "PBL HEIGHT", units: "m"),
     Variable(name: "Q2", isVolume: false, description: "QV at 2 M", units: "kg kg-1"),
     Variable(name: "T2", isVolume: false, description: "TEMP at 2 M", units: "K"),
     Variable(name: "PSFC", isVolume: false, description: "SFC PRESSURE", units: "Pa"),
@@ -82,9 +142,10 @@ enum WRFOutputFile {
         name, start: [record, 0, 0], count: [1, ny, nx], fields[name] ?? Self.missing(nx * ny))
     }
     for variable in Self.fields where variable.isVolume {
+      let shape = variable.grid.shape(spec)
       try file.write(
-        variable.name, start: [record, 0, 0, 0], count: [1, spec.levels, ny, nx],
-        fields[variable.name] ?? Self.missing(spec.levels * ny * nx))
+        variable.name, start: [record, 0, 0, 0], count: [1] + shape,
+        fields[variable.name] ?? Self.missing(shape.reduce(1, *)))
     }
   }
 
@@ -109,7 +170,6 @@ enum WRFOutputFile {
 
     try file.defineVariable("Times", type: .char, dimensions: ["Time", "DateStrLen"])
     let surface = ["Time", "south_north", "west_east"]
-    let volume = ["Time", "bottom_top", "south_north", "west_east"]
     try defineField(
       file, "XLAT", dimensions: surface, description: "LATITUDE, SOUTH IS NEGATIVE",
       units: "degree_north", coordinates: "XLONG XLAT")
@@ -121,14 +181,14 @@ enum WRFOutputFile {
       file, "XTIME", dimensions: ["Time"], description: since, units: since, coordinates: nil)
     for variable in fields {
       try defineField(
-        file, variable.name, dimensions: variable.isVolume ? volume : surface,
+        file, variable.name, dimensions: ["Time"] + variable.grid.dimensions, stagger: variable.grid.stagger,
         description: variable.description, units: variable.units, coordinates: "XLONG XLAT XTIME")
     }
   }
 
   private static func defineField(
-    _ file: NCFile, _ name: String, dimensions: [String], description: String, units: String,
-    coordinates: String?
+    _ file: NCFile, _ name: String, dimensions: [String], stagger: String = "", description: String,
+    units: String, coordinates: String?
   ) throws {
     try file.defineVariable(name, type: .float, dimensions: dimensions)
     let order =
@@ -141,7 +201,7 @@ enum WRFOutputFile {
     try file.setAttribute("MemoryOrder", .text(order), on: name)
     try file.setAttribute("description", .text(description), on: name)
     try file.setAttribute("units", .text(units), on: name)
-    try file.setAttribute("stagger", .text(""), on: name)
+    try file.setAttribute("stagger", .text(stagger), on: name)
     if let coordinates {
       try file.setAttribute("coordinates", .text(coordinates), on: name)
     }

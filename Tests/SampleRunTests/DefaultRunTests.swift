@@ -65,6 +65,13 @@ import Testing
       #expect(try file.variable(name).dimensions == volume, "\(name)")
       #expect(try file.variable(name).type == .float, "\(name)")
     }
+    // What wind_gusts needs, staggered as WRF's C grid puts it.
+    #expect(try file.variable("PBLH").dimensions == surface)
+    #expect(try file.variable("U").dimensions == ["Time", "bottom_top", "south_north", "west_east_stag"])
+    #expect(try file.variable("V").dimensions == ["Time", "bottom_top", "south_north_stag", "west_east"])
+    for name in ["PH", "PHB"] {
+      #expect(try file.variable(name).dimensions == ["Time", "bottom_top_stag", "south_north", "west_east"])
+    }
   }
 
   private func checkAttributes(_ file: NCFile) throws {
@@ -97,7 +104,9 @@ import Testing
       let attributes = variable.attributes
       #expect(attributes["FieldType"] == .integers([104]), "\(name)")
       #expect(attributes["MemoryOrder"]?.text == (variable.shape.count == 4 ? "XYZ" : "XY "), "\(name)")
-      #expect(attributes["stagger"]?.text == "", "\(name)")
+      // WRF marks the staggered dimension: U on X, V on Y, geopotential on Z.
+      let stagger = ["U": "X", "V": "Y", "PH": "Z", "PHB": "Z"][name] ?? ""
+      #expect(attributes["stagger"]?.text == stagger, "\(name)")
       #expect(attributes["description"]?.text?.isEmpty == false, "\(name)")
       #expect(attributes["units"] != nil, "\(name)")
       let coordinates = name == "XLAT" || name == "XLONG" ? "XLONG XLAT" : "XLONG XLAT XTIME"

@@ -78,6 +78,9 @@ struct CFDerivation {
   let warnings: [String]
   private let fields: [String: CFField]
   private let rainIsFlux: Bool
+  /// The fields showers and snowfall come from, if any.
+  private let convective: String?
+  private let snowfall: String?
 
   init(file: NCFile, grid: CFGrid, stepSeconds: Int64, map: VariableMap?) throws(IngestError) {
     var fields: [String: CFField] = [:]
@@ -110,6 +113,15 @@ struct CFDerivation {
     try find("tp", .precipitationAmount)
     try find("cloud", .cloud)
     try find("sw", .shortwave)
+    try find("vis", .visibility)
+    try find("gust", .gust)
+    try find("cpr", .convectiveFlux)
+    try find("cpa", .convectiveAmount)
+    try find("sfr", .snowfallFlux)
+    try find("sfa", .snowfallAmount)
+    try find("lcc", .lowCloud)
+    try find("mcc", .midCloud)
+    try find("hcc", .highCloud)
     if let (_, entry) = mapped["rain"], let map, fields["pr"] == nil, fields["tp"] == nil {
       throw IngestError(
         path: map.path, variable: "rain",
@@ -145,6 +157,31 @@ struct CFDerivation {
     offer(.atmPress, if: has("msl"), missing: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)")
     offer(.sfcPress, if: has("sp"), missing: "surface_air_pressure (sp, …)")
     offer(.shortwave, if: has("sw"), missing: "surface_downwelling_shortwave_flux_in_air")
+    let humidity = has("rh") || (has("t") && has("td"))
+    offer(
+      .apparentTemp, if: has("t") && humidity && has("u") && has("v"),
+      missing: "2 m temperature, humidity (or dew point) and 10 m wind")
+    offer(.visibility, if: has("vis"), missing: "visibility_in_air (VIS_surface, vis, …)")
+    // Like rain: a flux, or an amount when it is the hour's.
+    convective = has("cpr") ? "cpr" : has("cpa") && stepSeconds == 3600 ? "cpa" : nil
+    offer(
+      .showers, if: convective != nil,
+      missing: "convective_precipitation_flux (or an hourly convective_precipitation_amount)")
+    snowfall = has("sfr") ? "sfr" : has("sfa") && stepSeconds == 3600 ? "sfa" : nil
+    offer(.snowfall, if: snowfall != nil, missing: "snowfall_flux (or an hourly snowfall_amount)")
+    offer(.cloudLow, if: has("lcc"), missing: "low_type_cloud_area_fraction (lcc, LCDC_lowcloudlayer, …)")
+    offer(.cloudMid, if: has("mcc"), missing: "medium_type_cloud_area_fraction (mcc, MCDC_middlecloudlayer, …)")
+    offer(.cloudHigh, if: has("hcc"), missing: "high_type_cloud_area_fraction (hcc, HCDC_highcloudlayer, …)")
+    offer(.windGusts, if: has("gust"), missing: "wind_speed_of_gust (GUST_surface, i10fg, …)")
+    // Last: the code reads the metrics above. CF input has no model levels, so no
+    // lifted index and never a thunderstorm.
+    let hasPrecipitation = metrics.contains(.rain)
+    offer(.weatherCode, if: hasPrecipitation && has("t"), missing: "precipitation and 2 m temperature")
+    if metrics.contains(.weatherCode) {
+      warnings.append(
+        "weather_code without thunderstorms (no lifted index): model-level temperature and pressure are not read from CF input \(file.path)"
+      )
+    }
     guard !metrics.isEmpty else {
       throw IngestError(
         path: file.path,
@@ -158,46 +195,89 @@ struct CFDerivation {
   }
 
   func derive(_ step: StepSource, reader: CFFieldReader) throws(IngestError) -> [[Double]] {
+    var cache: [String: [Double]] = [:]
     func read(_ key: String) throws(IngestError) -> [Double] {
+      if let cached = cache[key] { return cached }
       guard let field = fields[key] else { return [] }
-      return try reader.read(field, at: step)
+      let values = try reader.read(field, at: step)
+      cache[key] = values
+      return values
     }
-    var output: [[Double]] = []
+    var derived: [Metric: [Double]] = [:]
     for metric in metrics {
+      let values: [Double]
       switch metric {
-      case .temp: output.append(try read("t"))
-      case .dewPoint: output.append(try read("td"))
-      case .hum:
-        if fields["rh"] != nil {
-          output.append(try read("rh").map { min(max($0, 0), 100) })
-        } else {
-          // RH from temperature and dew point: the ratio of their saturation pressures.
-          let t = try read("t")
-          let td = try read("td")
-          output.append(
-            zip(t, td).map { t, td in
-              let ratio =
-                Thermodynamics.saturationVapourPressure(kelvin: td + Thermodynamics.kelvinOffset)
-                / Thermodynamics.saturationVapourPressure(kelvin: t + Thermodynamics.kelvinOffset)
-              return 100 * min(max(ratio, 0), 1)
-            })
+      case .temp: values = try read("t")
+      case .dewPoint: values = try read("td")
+      case .hum: values = try relativeHumidity(read)
+      case .rain: values = try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) }
+      case .cloud: values = try read("cloud")
+      case .windU: values = try read("u")
+      case .windV: values = try read("v")
+      case .atmPress: values = try read("msl")
+      case .sfcPress: values = try read("sp")
+      case .shortwave: values = try read("sw")
+      case .apparentTemp:
+        let (t, rh, u, v) = (try read("t"), try relativeHumidity(read), try read("u"), try read("v"))
+        let shortwave = fields["sw"] == nil ? nil : try read("sw")
+        values = t.indices.map { cell in
+          ApparentTemperature.celsius(
+            temperature: t[cell], relativeHumidity: rh[cell],
+            windSpeed10m: (u[cell] * u[cell] + v[cell] * v[cell]).squareRoot(), shortwave: shortwave?[cell])
         }
-      case .rain: output.append(try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) })
-      case .cloud: output.append(try read("cloud"))
-      case .windU: output.append(try read("u"))
-      case .windV: output.append(try read("v"))
-      case .atmPress: output.append(try read("msl"))
-      case .sfcPress: output.append(try read("sp"))
-      case .shortwave: output.append(try read("sw"))
-      case .snow, .apparentTemp, .visibility, .weatherCode, .showers, .snowfall, .cloudLow, .cloudMid, .cloudHigh,
-        .windGusts, .precipitationNeighbourhood:
+      case .visibility: values = try read("vis").map { min(max($0, 0), Visibility.maximum) }
+      case .showers: values = try read(convective ?? "").map { max($0, 0) }
+      case .snowfall: values = try read(snowfall ?? "").map { max($0, 0) * WRFDerivation.snowfallRatio }
+      case .cloudLow: values = try read("lcc")
+      case .cloudMid: values = try read("mcc")
+      case .cloudHigh: values = try read("hcc")
+      case .windGusts: values = try read("gust")
+      case .weatherCode: values = try weatherCodes(read, derived: derived)
+      case .snow, .precipitationNeighbourhood:
         // Not derived yet: never offered in `metrics`.
-        output.append(Array(repeating: .nan, count: reader.cells))
+        values = Array(repeating: .nan, count: reader.cells)
       case .windVel, .windDir, .isDay, .precipitationProbability:
         preconditionFailure("\(metric.name) is computed at query time, never stored")
       }
+      derived[metric] = values
     }
-    return output
+    return metrics.map { derived[$0] ?? [] }
+  }
+
+  /// 2 m relative humidity (%): the file's, or from temperature and dew point as the ratio
+  /// of their saturation pressures.
+  private func relativeHumidity(
+    _ read: (String) throws(IngestError) -> [Double]
+  ) throws(IngestError) -> [Double] {
+    if fields["rh"] != nil { return try read("rh").map { min(max($0, 0), 100) } }
+    let (t, td) = (try read("t"), try read("td"))
+    return zip(t, td).map { t, td in
+      let ratio =
+        Thermodynamics.saturationVapourPressure(kelvin: td + Thermodynamics.kelvinOffset)
+        / Thermodynamics.saturationVapourPressure(kelvin: t + Thermodynamics.kelvinOffset)
+      return 100 * min(max(ratio, 0), 1)
+    }
+  }
+
+  /// The weather code of every cell from the derived precipitation, showers, snowfall (back
+  /// to water equivalent), temperature, visibility and cloud; never a thunderstorm.
+  private func weatherCodes(
+    _ read: (String) throws(IngestError) -> [Double], derived: [Metric: [Double]]
+  ) throws(IngestError) -> [Double] {
+    let (rain, t) = (derived[.rain] ?? [], try read("t"))
+    let snow = snowfall == nil ? nil : try read(snowfall ?? "")
+    func known(_ metric: Metric, _ cell: Int) -> Double? {
+      guard let value = derived[metric]?[cell], !value.isNaN else { return nil }
+      return value
+    }
+    return rain.indices.map { cell in
+      guard !rain[cell].isNaN, !t[cell].isNaN else { return .nan }
+      let conditions = WeatherConditions(
+        precipitation: rain[cell], convective: known(.showers, cell),
+        snow: snow.flatMap { $0[cell].isNaN ? nil : max($0[cell], 0) }, temperature: t[cell],
+        visibility: known(.visibility, cell), cloud: known(.cloud, cell))
+      return Double(WeatherCode.classify(conditions).rawValue)
+    }
   }
 }
 

@@ -53,6 +53,34 @@ struct CFQuantity {
     label: "surface_downwelling_shortwave_flux_in_air", standardNames: ["surface_downwelling_shortwave_flux_in_air"],
     height: nil, aliases: ["DSWRF_surface", "rsds", "Downward_Short-Wave_Radiation_Flux_surface"],
     unit: .wattsPerSquareMetre)
+  static let visibility = CFQuantity(
+    label: "visibility_in_air", standardNames: ["visibility_in_air"], height: nil,
+    aliases: ["VIS_surface", "VIS", "vis", "Visibility_surface"], unit: .metres)
+  static let gust = CFQuantity(
+    label: "wind_speed_of_gust", standardNames: ["wind_speed_of_gust"], height: nil,
+    aliases: ["GUST_surface", "GUST", "i10fg", "fg10", "10fg", "Wind_speed_gust_surface"], unit: .metresPerSecond)
+  static let convectiveFlux = CFQuantity(
+    label: "convective_precipitation_flux", standardNames: ["convective_precipitation_flux"], height: nil,
+    aliases: ["CPRAT_surface", "Convective_precipitation_rate_surface", "prc"], unit: .millimetresPerHour)
+  static let convectiveAmount = CFQuantity(
+    label: "convective_precipitation_amount",
+    standardNames: ["convective_precipitation_amount", "lwe_thickness_of_convective_precipitation_amount"],
+    height: nil, aliases: ["cp", "ACPCP_surface", "Convective_precipitation_surface"], unit: .millimetres)
+  static let snowfallFlux = CFQuantity(
+    label: "snowfall_flux", standardNames: ["snowfall_flux"], height: nil, aliases: ["prsn"],
+    unit: .millimetresPerHour)
+  static let snowfallAmount = CFQuantity(
+    label: "snowfall_amount", standardNames: ["snowfall_amount", "lwe_thickness_of_snowfall_amount"], height: nil,
+    aliases: ["sf"], unit: .millimetres)
+  static let lowCloud = CFQuantity(
+    label: "low_type_cloud_area_fraction", standardNames: ["low_type_cloud_area_fraction"], height: nil,
+    aliases: ["lcc", "LCDC_lowcloudlayer", "Low_cloud_cover_low_cloud"], unit: .percent)
+  static let midCloud = CFQuantity(
+    label: "medium_type_cloud_area_fraction", standardNames: ["medium_type_cloud_area_fraction"], height: nil,
+    aliases: ["mcc", "MCDC_middlecloudlayer", "Medium_cloud_cover_middle_cloud"], unit: .percent)
+  static let highCloud = CFQuantity(
+    label: "high_type_cloud_area_fraction", standardNames: ["high_type_cloud_area_fraction"], height: nil,
+    aliases: ["hcc", "HCDC_highcloudlayer", "High_cloud_cover_high_cloud"], unit: .percent)
 }
 
 /// A quantity found in a file: which variable, which vertical level, how to convert it.

@@ -9,6 +9,7 @@ enum CFUnit: String {
   case millimetres = "mm"
   case millimetresPerHour = "mm/h"
   case wattsPerSquareMetre = "W/m²"
+  case metres = "m"
 
   /// A conversion from `units` (as written in the file's `units` attribute), or nil when
   /// nwpcube does not know how: a guess would be a silently wrong number.
@@ -25,7 +26,7 @@ enum CFUnit: String {
     case .percent:
       switch u {
       case "%", "percent": return { $0 }
-      case "1", "0-1", "fraction", "": return { $0 * 100 }
+      case "1", "0-1", "(0 - 1)", "fraction", "": return { $0 * 100 }
       default: return nil
       }
     case .metresPerSecond:
@@ -53,6 +54,12 @@ enum CFUnit: String {
       case "kg m-2 s-1", "kg m**-2 s**-1", "kg/m^2/s", "kg/m2/s", "mm s-1", "mm/s": return { $0 * 3600 }
       case "mm/h", "mm h-1": return { $0 }
       case "m s-1", "m/s": return { $0 * 3_600_000 }
+      default: return nil
+      }
+    case .metres:
+      switch u {
+      case "m", "metre", "meter", "metres", "meters": return { $0 }
+      case "km": return { $0 * 1000 }
       default: return nil
       }
     case .wattsPerSquareMetre:
