@@ -314,7 +314,8 @@ struct WRFDerivation {
         precipitation: precipitation, convective: known(hour.convective, cell), snow: known(hour.snow, cell),
         temperature: t[cell] - Thermodynamics.kelvinOffset, visibility: known(derived[.visibility], cell),
         cloud: known(derived[.cloud], cell), liftedIndex: known(lifted, cell), hail: known(hour.hail, cell))
-      codes[cell] = Double(WeatherCode.classify(conditions).rawValue)
+      // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
+      codes[cell] = WeatherCode.classifyIfKnown(conditions).map { Double($0.rawValue) } ?? .nan
     }
     return codes
   }

@@ -34,6 +34,7 @@ import _TestSupport
           WeatherCode(rawValue: Int($0))
         }
       }
+      #expect(codes.count == hours.count, "every hour of the sample run has a code")
       let expectedCode = WeatherCode.mostSignificant(codes).map { Double($0.rawValue) }
       #expect(DailyVariable.weatherCode.value(in: summary) == expectedCode, "\(summary.day.date)")
       let sun = summary.sun

@@ -273,11 +273,13 @@ import _TestSupport
         #expect(abs(try at(.cloudMid) - 100 * value("mcc")(k)) <= 0.0051)
         #expect(abs(try at(.cloudHigh) - 100 * value("hcc")(k)) <= 0.0051)
         #expect(abs(try at(.windGusts) - value("i10fg")(k)) <= 0.0051)
-        let expected = WeatherCode.classify(
+        // This file has no total cloud: a dry hour's code would be a guess, and is missing.
+        let expected = WeatherCode.classifyIfKnown(
           WeatherConditions(
             precipitation: 1000 * value("tp")(k), convective: 1000 * value("cp")(k), snow: 1000 * value("sf")(k),
             temperature: t, visibility: value("vis")(k), cloud: nil))
-        #expect(try at(.weatherCode) == Double(expected.rawValue), "cell \(cell) step \(step)")
+        let code = try cube.value(cube.metric(.weatherCode), at: location, time: cube.time(ofStep: step))
+        #expect(code == expected.map { Double($0.rawValue) }, "cell \(cell) step \(step)")
       }
     }
   }

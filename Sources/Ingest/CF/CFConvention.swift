@@ -276,7 +276,8 @@ struct CFDerivation {
         precipitation: rain[cell], convective: known(.showers, cell),
         snow: snow.flatMap { $0[cell].isNaN ? nil : max($0[cell], 0) }, temperature: t[cell],
         visibility: known(.visibility, cell), cloud: known(.cloud, cell))
-      return Double(WeatherCode.classify(conditions).rawValue)
+      // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
+      return WeatherCode.classifyIfKnown(conditions).map { Double($0.rawValue) } ?? .nan
     }
   }
 }
