@@ -41,8 +41,8 @@ public struct Provenance: Sendable, Hashable {
   public let j: Int
   public let latitude: Double
   public let longitude: Double
-  /// The catalogue metrics this source's cube cannot answer, as a `MetricSet`.
-  let absent: MetricSet
+  /// The catalogue metrics this source's cube cannot answer (shared with the cube).
+  let absent: [Metric]
 
   init(_ source: PointSources.Source) {
     model = source.cube.header.model
@@ -52,7 +52,7 @@ public struct Provenance: Sendable, Hashable {
     j = source.location.j
     latitude = source.location.latitude
     longitude = source.location.longitude
-    absent = MetricSet(Metric.queryable.lazy.filter { !source.cube.metric($0).isAvailable })
+    absent = source.cube.absentMetrics
   }
 
   /// Whether this source's cube answers `metric`.

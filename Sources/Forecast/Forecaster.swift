@@ -122,8 +122,11 @@ public struct Forecaster: Sendable {
     var medians = MetricSet()
     var conditions = DailyConditions.Wanted()
     for variable in variables {
-      if variable == .weatherCode { conditions.insert(.weatherCode) }
-      if variable == .precipitationHours { conditions.insert(.precipitationHours) }
+      switch variable {
+      case .weatherCode: conditions.insert(.weatherCode)
+      case .precipitationHours: conditions.insert(.precipitationHours)
+      default: break
+      }
       guard let metric = variable.metric else { continue }
       if !metrics.contains(metric) { metrics.append(metric) }
       if case .statistic(_, .median) = variable { medians.insert(metric) }
@@ -163,10 +166,15 @@ public struct Forecaster: Sendable {
     let summarizedMetrics = metrics.filter { $0 != .windDir }
     let summarized = summarizedMetrics.count
     let wantsWind = summarized < metrics.count
-    var extraColumns: [Metric] = wantsWind ? [.windU, .windV] : []
-    if conditions.contains(.weatherCode) { extraColumns.append(.weatherCode) }
-    if conditions.contains(.precipitationHours) { extraColumns.append(.rain) }
-    let columns = summarizedMetrics + extraColumns
+    var columns = summarizedMetrics
+    columns.reserveCapacity(summarized + 4)
+    if wantsWind {
+      columns.append(.windU)
+      columns.append(.windV)
+    }
+    if conditions.contains(.weatherCode) { columns.append(.weatherCode) }
+    if conditions.contains(.precipitationHours) { columns.append(.rain) }
+    let extraColumns = columns.count - summarized
     let hours = instants.count
     reader.prefetch(columns)
     // Stored metrics are summarised from their words where the runs allow it (see
@@ -215,7 +223,7 @@ public struct Forecaster: Sendable {
     }
     return values.withUnsafeBufferPointer { values in
       // The extra columns (wind components, then conditions) are the last value columns.
-      let firstWindColumn = valueMetrics.count - extraColumns.count
+      let firstWindColumn = valueMetrics.count - extraColumns
       var nextExtra = firstWindColumn + (wantsWind ? 2 : 0)
       func column(_ index: Int) -> UnsafeBufferPointer<Double> {
         UnsafeBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])

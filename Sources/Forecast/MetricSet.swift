@@ -3,7 +3,7 @@ import Meteorology
 /// A set of catalogue metrics as a bit mask over `Metric.index`: membership is a shift
 /// and a test, with no hashing and no allocation, for the per-request bookkeeping of a
 /// forecast.
-struct MetricSet: Sendable, Hashable {
+struct MetricSet {
   private var bits: UInt64 = 0
 
   init() {}

@@ -45,33 +45,33 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   @inlinable public var index: Int { rawValue }
 
   /// The metric's API name, e.g. `temp`.
-  public var name: String { definition.name }
+  public var name: String { entry.name }
   /// Its unit, e.g. `°C`.
-  public var unit: String { definition.unit }
+  public var unit: String { entry.unit }
   /// The quantization step in `unit`; nil for metrics computed at query time.
-  public var step: Double? { definition.origin == .stored ? definition.step : nil }
+  public var step: Double? { entry.origin == .stored ? entry.step : nil }
   /// The value stored as q = 0.
-  public var offset: Double { definition.offset }
+  public var offset: Double { entry.offset }
   /// How the value behaves between output steps and between cells.
-  public var temporal: Temporal { definition.temporal }
+  public var temporal: Temporal { entry.temporal }
   /// Decimal places worth printing: those of the quantization step.
-  public var decimals: Int { definition.decimals }
+  public var decimals: Int { entry.decimals }
   /// One line on how the metric is derived (shown by `nwpcube info` and the docs).
-  public var derivation: String { definition.derivation }
+  public var derivation: String { entry.derivation }
   /// Where its values come from.
-  public var origin: Origin { definition.origin }
+  public var origin: Origin { entry.origin }
   /// The model fields it is derived from, under WRF's names (MM5 and CF inputs are
   /// translated to these): what a cube without it lacked.
-  public var inputs: String { definition.needs }
+  public var inputs: String { entry.needs }
   /// Why a cube lacks this metric: its ingest found none of, or not all of, its inputs.
   public var absenceReason: String {
     "not in this cube: derived from \(inputs), which the model output lacked (the ingest warning named the missing ones)"
   }
   /// The physically possible values, in `unit`: derived values outside are a defect.
-  public var range: ClosedRange<Double> { definition.range }
+  public var range: ClosedRange<Double> { entry.range }
   /// The kind of quantity its unit measures, for the units a client may choose; nil for
   /// units without a choice (%, degrees, W/m², m, cm, codes).
-  var quantity: Quantity? { definition.quantity }
+  var quantity: Quantity? { entry.quantity }
 
   /// How a metric is interpolated in time and space.
   public enum Temporal: UInt32, Sendable {
@@ -149,6 +149,12 @@ extension Metric {
       )
     }
   }
+
+  /// This metric's catalogue entry, from a table built once: properties are read on the
+  /// lookup and forecast paths, where building the definition each time would cost.
+  private var entry: Definition { Self.catalogue[rawValue] }
+
+  private static let catalogue: [Definition] = allCases.map(\.definition)
 
   /// The catalogue: one entry per metric. Ingest conventions derive the stored ones;
   /// docs/adding-a-metric.md lists every other switch the compiler then asks to extend.

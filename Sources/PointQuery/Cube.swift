@@ -54,6 +54,7 @@ public final class Cube: Sendable {
   /// Every catalogue metric resolved against this cube, indexed by `Metric.index`, so that
   /// resolving one is an array load.
   private let resolved: [QueryMetric]
+  private let absent: [Metric]
 
   /// Opens and verifies the cube at `path` and builds its locator.
   public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
@@ -100,6 +101,7 @@ public final class Cube: Sendable {
     categorical = header.metrics.map { $0.temporal == Metric.Temporal.category.rawValue }
     let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
+    absent = resolved.filter { !$0.isAvailable }.map(\.metric)
   }
 
   /// The header: shape, time axis, identity, metrics.
@@ -154,6 +156,10 @@ public final class Cube: Sendable {
       return QueryMetric(metric: metric, source: stored(.precipitationNeighbourhood))
     }
   }
+
+  /// The catalogue metrics this cube cannot answer, found once: answers name them, per
+  /// request, without resolving every metric again.
+  public var absentMetrics: [Metric] { absent }
 
   /// Every metric this cube can answer, in the catalogue's order.
   public var availableMetrics: [QueryMetric] {
