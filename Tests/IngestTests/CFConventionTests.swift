@@ -107,7 +107,10 @@ private func writeERA5Style(
     let published = try #require(report.published.first)
     #expect(published.steps == 3)
     #expect(published.run == "2026013100")
-    #expect(published.metrics == ["temp", "hum", "dew_point", "rain", "cloud", "wind_u", "wind_v", "atm_press"])
+    #expect(
+      published.metrics == [
+        "temp", "hum", "dew_point", "rain", "cloud", "wind_u", "wind_v", "atm_press", "precip_neighbourhood",
+      ])
 
     let file = try NCFile.open(path)
     defer { file.close() }
