@@ -96,6 +96,23 @@ struct HourlyReader {
     return (used.map { Provenance(sources.sources[$0]) }, ofInstant)
   }
 
+  /// `provenance` (from `provenance()`) with every run that was a member of a
+  /// `precipitation_probability` appended, and for each instant its members' indices in
+  /// it, newest first (empty where no member had a value or no run covers the instant).
+  func probabilityMembers(_ provenance: [Provenance]) -> (sources: [Provenance], ofInstant: [[Int]]) {
+    var all = provenance
+    let ofInstant = instants.map { instant -> [Int] in
+      guard let probability = sources.precipitationProbability(at: instant) else { return [] }
+      return probability.members.map { member in
+        let source = Provenance(sources.sources[member])
+        if let found = all.firstIndex(of: source) { return found }
+        all.append(source)
+        return all.count - 1
+      }
+    }
+    return (all, ofInstant)
+  }
+
   /// For each of `days` (consecutive ranges of instants, in order), the sources its
   /// instants came from, in the order of `provenance()`. A day answered by the same
   /// sources as the day before, nearly every day, shares its list rather than allocating
@@ -165,6 +182,13 @@ struct HourlyReader {
       }
       let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
       for (column, metric) in metrics.enumerated() {
+        if metric.origin == .timeLaggedMembers {
+          // The mean over several runs, not a value of this segment's cube.
+          for (offset, instant) in range.enumerated() {
+            output(column)[offset] = sources.precipitationProbability(at: instants[instant])?.value ?? .nan
+          }
+          continue
+        }
         let resolved = cube.metric(metric)
         if let first = segment.firstStep {
           cube.series(resolved, at: location, steps: first..<(first + range.count), into: output(column))
@@ -185,6 +209,9 @@ struct HourlyReader {
   /// values.
   func readWords(_ metric: Metric, into output: UnsafeMutableBufferPointer<UInt16>) -> WordDecoding? {
     precondition(output.count >= instants.count)
+    // A probability is a mean over runs, never one stored word, though a cube resolves it
+    // to its own neighbourhood share.
+    guard metric.origin != .timeLaggedMembers else { return nil }
     var decoding: WordDecoding?
     for segment in segments {
       let range = segment.instants
