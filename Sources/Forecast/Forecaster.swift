@@ -223,7 +223,10 @@ public struct Forecaster: Sendable {
         UnsafeBufferPointer(rebasing: values[(index * hours)..<((index + 1) * hours)])
       }
       let statistics = DailyStatisticsTable(metrics: summarizedMetrics, days: days, statistics: table)
-      let provenance = reader.provenanceByDay(dayHours)
+      var provenance = reader.provenanceByDay(dayHours)
+      if metrics.contains(.precipitationProbability) {
+        provenance = reader.addingProbabilityMembers(to: provenance, days: dayHours)
+      }
       return localDays.indices.map { index in
         let hours = dayHours[index]
         let wind =

@@ -113,6 +113,22 @@ struct HourlyReader {
     return (all, ofInstant)
   }
 
+  /// `lists` (from `provenanceByDay(days)`) with each day's `precipitation_probability`
+  /// members appended: the runs its hours' probabilities averaged, which are sources of its
+  /// values too.
+  func addingProbabilityMembers(to lists: [[Provenance]], days: [Range<Int>]) -> [[Provenance]] {
+    zip(lists, days).map { list, day in
+      var list = list
+      for instant in day {
+        for member in sources.precipitationProbability(at: instants[instant])?.members ?? [] {
+          let source = Provenance(sources.sources[member])
+          if !list.contains(source) { list.append(source) }
+        }
+      }
+      return list
+    }
+  }
+
   /// For each of `days` (consecutive ranges of instants, in order), the sources its
   /// instants came from, in the order of `provenance()`. A day answered by the same
   /// sources as the day before, nearly every day, shares its list rather than allocating

@@ -2,8 +2,8 @@ import Meteorology
 
 extension PointSources {
   /// The most runs a `precipitation_probability` averages: the answering one and the three
-  /// before it, about a day of 6-hourly runs, the span over which time-lagged members still
-  /// add skill rather than stale forecasts (Mittermaier 2007).
+  /// before it, a day of 6-hourly runs. Older runs are further from their start and would
+  /// add staleness more than spread.
   public static let probabilityMemberLimit = 4
 
   /// A `precipitation_probability` at the point and the runs it came from.

@@ -224,5 +224,15 @@ import _TestSupport
     #expect(hours.count == 24)
     #expect(summary.statistics(of: .precipitationProbability)?.maximum == hours.max())
     #expect(summary.statistics(of: .precipitationProbability)?.minimum == hours.min())
+
+    // The next day's covered hours (00:00 to 06:00) are answered by the newest run alone,
+    // but the probability at midnight also averages the run that ends then: the day's
+    // sources name it.
+    let next = try forecaster.daily(
+      request, metrics: [.precipitationProbability], from: try LocalDate(parsing: "2026-06-21"), days: 1)
+    #expect(next.first?.provenance.map(\.run) == ["2026062012", "2026062006"])
+    let temperature = try forecaster.daily(
+      request, metrics: [.temp], from: try LocalDate(parsing: "2026-06-21"), days: 1)
+    #expect(temperature.first?.provenance.map(\.run) == ["2026062012"])
   }
 }
