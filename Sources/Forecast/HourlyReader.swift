@@ -198,7 +198,9 @@ struct HourlyReader {
       }
       let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
       for (column, metric) in metrics.enumerated() {
-        if metric.origin == .timeLaggedMembers {
+        // The one metric of origin `.timeLaggedMembers`, compared as an integer: looking up
+        // a metric's origin builds its whole definition, too much for every column read.
+        if metric == .precipitationProbability {
           // The mean over several runs, not a value of this segment's cube.
           for (offset, instant) in range.enumerated() {
             output(column)[offset] = sources.precipitationProbability(at: instants[instant])?.value ?? .nan
@@ -227,7 +229,7 @@ struct HourlyReader {
     precondition(output.count >= instants.count)
     // A probability is a mean over runs, never one stored word, though a cube resolves it
     // to its own neighbourhood share.
-    guard metric.origin != .timeLaggedMembers else { return nil }
+    guard metric != .precipitationProbability else { return nil }
     var decoding: WordDecoding?
     for segment in segments {
       let range = segment.instants

@@ -11,7 +11,9 @@ struct QueryCommand: ParsableCommand {
     discussion: """
       Times between output steps are interpolated linearly (wind through its u/v \
       components); rain and snow are the amount in the hour ending at the time. A metric \
-      the cube does not hold is null, and "unavailable" gives the reason.
+      the cube does not hold is null, and "unavailable" gives the reason. \
+      precipitation_probability averages the precip_neighbourhood of up to four runs \
+      covering the time; "precipitation_probability_members" names them, newest first.
       """
   )
 

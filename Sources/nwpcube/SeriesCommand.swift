@@ -8,7 +8,11 @@ struct SeriesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "series",
     abstract: "Print a point's values at every output step between two times.",
-    discussion: "JSON: one object with a times array and one array per metric. CSV: a header, then one row per step."
+    discussion: """
+      JSON: one object with a times array and one array per metric. CSV: a header, then one \
+      row per step. precipitation_probability averages up to four runs covering each step; \
+      in JSON, "precipitation_probability_members" names them for each step, newest first.
+      """
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -185,6 +185,8 @@ import _TestSupport
   /// With one run in the store the probability is that run's neighbourhood share, read
   /// straight from its cube, and its provenance names that one run.
   @Test func oneRunGivesItsOwnNeighbourhoodShare() throws {
+    // The reader recognises the ensemble metric by identity: it must be the only one.
+    #expect(Metric.queryable.filter { $0.origin == .timeLaggedMembers } == [.precipitationProbability])
     let store = SampleFiles.temporaryDirectory("probability-one")
     defer { SampleFiles.remove(store) }
     let path = try Self.publish(run: 0, start: "2026-06-20_00:00:00", hours: 12, into: store)
