@@ -202,9 +202,7 @@ struct HourlyReader {
         // a metric's origin builds its whole definition, too much for every column read.
         if metric == .precipitationProbability {
           // The mean over several runs, not a value of this segment's cube.
-          for (offset, instant) in range.enumerated() {
-            output(column)[offset] = sources.precipitationProbability(at: instants[instant])?.value ?? .nan
-          }
+          readProbabilities(range, into: output(column))
           continue
         }
         let resolved = cube.metric(metric)
@@ -217,6 +215,16 @@ struct HourlyReader {
           }
         }
       }
+    }
+  }
+
+  /// `precipitation_probability` at the instants `range` into `output`, NaN where no run
+  /// has a value. Kept out of line: inlined into `read`, it made daily summaries that read
+  /// no probability 3 % slower (`nwpcube bench --kinds daily7`, p50 13.9 µs against 13.4).
+  @inline(never)
+  private func readProbabilities(_ range: Range<Int>, into output: UnsafeMutableBufferPointer<Double>) {
+    for (offset, instant) in range.enumerated() {
+      output[offset] = sources.precipitationProbability(at: instants[instant])?.value ?? .nan
     }
   }
 

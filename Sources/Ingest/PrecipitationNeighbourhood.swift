@@ -19,7 +19,7 @@ import Meteorology
 /// amount, and NaN where the cell's own amount is unknown.
 ///
 /// **Cost.** The neighbourhoods are found once per grid and kept as runs of consecutive
-/// cell indices (a neighbourhood crosses a row-major grid's rows, so a few runs hold it),
+/// cell indices (in a row-major grid, about one run per row a neighbourhood spans),
 /// after which a step costs one prefix sum over the cells and two subtractions per run.
 /// Finding them looks only at cells in adjacent buckets of a 3-D lattice of unit vectors
 /// whose spacing is the radius's chord, so any grid shape is handled, and the work is
