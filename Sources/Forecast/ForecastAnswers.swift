@@ -13,6 +13,11 @@ public struct HourlySeries: Sendable {
   public let provenance: [Provenance]
   /// For each hour, its index in `provenance`, or nil where no run covers it.
   public let sourceOfHour: [Int?]
+  /// When `precipitation_probability` was asked for, for each hour the indices in
+  /// `provenance` of the runs whose `precip_neighbourhood` it averages, newest first (one
+  /// run: the value is that run's neighbourhood share; none: no run had a value); empty
+  /// otherwise.
+  public let probabilityMembers: [[Int]]
   /// The units of `values`.
   public let units: UnitSystem
 
@@ -31,6 +36,9 @@ public struct CurrentConditions: Sendable {
   public let values: [Double?]
   /// The cube that answered.
   public let provenance: Provenance?
+  /// The runs whose `precip_neighbourhood` `precipitation_probability` averages, newest
+  /// first; empty when it was not asked for or no run had a value.
+  public let probabilityMembers: [Provenance]
   /// The highest and lowest hourly temperature of the local day containing `time`, in
   /// `units` (nil when no hour of the day is covered).
   public let temperatureMaximum: Double?

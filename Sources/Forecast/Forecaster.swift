@@ -37,7 +37,11 @@ public struct Forecaster: Sendable {
     _ request: ForecastRequest, metrics: [Metric], instants: [Int64], utcOffsets: [Int]? = nil
   ) throws(ForecastError) -> HourlySeries {
     let reader = try reader(request, instants: instants)
-    let (provenance, sourceOfHour) = reader.provenance()
+    var (provenance, sourceOfHour) = reader.provenance()
+    var probabilityMembers: [[Int]] = []
+    if metrics.contains(.precipitationProbability) {
+      (provenance, probabilityMembers) = reader.probabilityMembers(provenance)
+    }
     var columns = [Double](repeating: .nan, count: metrics.count * instants.count)
     reader.prefetch(metrics)
     columns.withUnsafeMutableBufferPointer { reader.read(metrics, into: $0) }
@@ -50,7 +54,8 @@ public struct Forecaster: Sendable {
     let offsets = utcOffsets ?? instants.map(request.timeZone.utcOffset(at:))
     return HourlySeries(
       metrics: metrics, hours: zip(instants, offsets).map { LocalHour(instant: $0, utcOffset: $1) }, values: values,
-      provenance: provenance, sourceOfHour: sourceOfHour, units: request.units)
+      provenance: provenance, sourceOfHour: sourceOfHour, probabilityMembers: probabilityMembers,
+      units: request.units)
   }
 
   /// `metrics` at every hour of a local day: 24 values, or 23/25 on a DST day.
@@ -94,7 +99,9 @@ public struct Forecaster: Sendable {
     let temperature = DailyStatistics(hourly: today.values[0])
     return CurrentConditions(
       time: time, metrics: metrics, values: now.values.map { $0[0] },
-      provenance: now.provenance.first, temperatureMaximum: temperature.maximum,
+      provenance: now.sourceOfHour[0].map { now.provenance[$0] },
+      probabilityMembers: now.probabilityMembers.first.map { $0.map { now.provenance[$0] } } ?? [],
+      temperatureMaximum: temperature.maximum,
       temperatureMinimum: temperature.minimum, units: request.units)
   }
 
@@ -235,7 +242,10 @@ public struct Forecaster: Sendable {
       }
       let (codes, rain) = (extra(.weatherCode), extra(.precipitationHours))
       let statistics = DailyStatisticsTable(metrics: summarizedMetrics, days: days, statistics: table)
-      let provenance = reader.provenanceByDay(dayHours)
+      var provenance = reader.provenanceByDay(dayHours)
+      if metrics.contains(.precipitationProbability) {
+        provenance = reader.addingProbabilityMembers(to: provenance, days: dayHours)
+      }
       return localDays.indices.map { index in
         let hours = dayHours[index]
         let wind =

@@ -10,6 +10,10 @@ import UTCTime
 /// unit. nwpcube adds where the values came from: `sources` lists each run/domain/cell
 /// used, `hourly_sources` gives each hour's index into it (null where no run covers the
 /// hour) and `daily_sources` each day's indices. `cell` is the grid cell of the first.
+/// `precipitation_probability` averages several runs, so when it is asked for,
+/// `current_precipitation_probability_sources` and `hourly_precipitation_probability_sources`
+/// give the indices into `sources` of the runs it averaged (for each hour, newest first; one
+/// index when one run answered and the value is that run's neighbourhood share).
 public struct ForecastDocument: Sendable {
   public let request: ForecastRequest
   public let current: CurrentConditions?
@@ -42,7 +46,7 @@ public struct ForecastDocument: Sendable {
   }
 
   /// Every source used, in order of first use, and each block's own indices mapped to it.
-  var sources: (all: [Provenance], current: Int?, hourly: [Int], daily: [[Int]]) {
+  var sources: (all: [Provenance], current: Int?, hourly: [Int], daily: [[Int]], currentMembers: [Int]) {
     var all: [Provenance] = []
     func index(_ source: Provenance) -> Int {
       if let found = all.firstIndex(of: source) { return found }
@@ -52,7 +56,9 @@ public struct ForecastDocument: Sendable {
     let current = self.current?.provenance.map(index)
     let hourly = self.hourly?.provenance.map(index) ?? []
     let daily = self.daily.map { $0.provenance.map(index) }
-    return (all, current, hourly, daily)
+    // Listed after every other source, so that the indices above do not change with them.
+    let currentMembers = self.current?.probabilityMembers.map(index) ?? []
+    return (all, current, hourly, daily, currentMembers)
   }
 
   /// The local time of an instant in the request's zone, with its offset.
@@ -85,7 +91,7 @@ public struct ForecastDocument: Sendable {
 extension ForecastDocument {
   /// The answer as one JSON object.
   public func json() -> String {
-    let (all, currentSource, hourlySources, dailySources) = sources
+    let (all, currentSource, hourlySources, dailySources, currentMembers) = sources
     var members: [(String, String)] = [
       ("latitude", JSONText.number(request.latitude, decimals: 4)),
       ("longitude", JSONText.number(request.longitude, decimals: 4)),
@@ -106,6 +112,10 @@ extension ForecastDocument {
         ("current_units", JSONText.object(units)), ("current", JSONText.object(values)),
         ("current_source", currentSource.map(String.init) ?? "null"),
       ]
+      if current.metrics.contains(.precipitationProbability) {
+        members.append(
+          ("current_precipitation_probability_sources", JSONText.array(currentMembers.map { String($0) })))
+      }
     }
     if let hourly {
       var values: [(String, String)] = [("time", JSONText.array(hourly.hours.map { JSONText.string($0.timestamp) }))]
@@ -119,6 +129,10 @@ extension ForecastDocument {
         ("hourly_units", JSONText.object(units)), ("hourly", JSONText.object(values)),
         ("hourly_sources", JSONText.array(hourly.sourceOfHour.map { $0.map { String(hourlySources[$0]) } ?? "null" })),
       ]
+      if hourly.metrics.contains(.precipitationProbability) {
+        let lists = hourly.probabilityMembers.map { JSONText.array($0.map { String(hourlySources[$0]) }) }
+        members.append(("hourly_precipitation_probability_sources", JSONText.array(lists)))
+      }
     }
     if !daily.isEmpty {
       var values: [(String, String)] = [("time", JSONText.array(daily.map { JSONText.string("\($0.day.date)") }))]
@@ -185,7 +199,7 @@ extension ForecastDocument {
   /// points), every header and row begins with a `location_id` column, as in Open-Meteo's
   /// CSV, so that the answers can be concatenated and still told apart.
   public func csv(locationID: Int? = nil) -> String {
-    let (all, _, _, _) = sources
+    let (all, _, _, _, _) = sources
     var lines: [String] = []
     func line(header: Bool, _ cells: [String]) {
       let id = locationID.map { header ? "location_id" : String($0) }

@@ -76,7 +76,10 @@ public enum Ingestor {
     }
     var published: [Published] = []
     var warnings: [String] = []
-    for plan in plans {
+    for conventionPlan in plans {
+      // The neighbourhood share of rain is computed alike for every convention, from the
+      // plan's own rain.
+      let plan = conventionPlan.addingPrecipitationNeighbourhood()
       warnings += plan.warnings
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(try CubePublisher.publish(plan, store: options.store, model: model))

@@ -94,7 +94,7 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// The sun's elevation at the point and instant, at query time.
     case solarPosition
     /// The mean over the store's runs covering the hour of their stored
-    /// `precipitation_neighbourhood`, at query time.
+    /// `precip_neighbourhood`, at query time.
     case timeLaggedMembers
   }
 
@@ -262,13 +262,14 @@ extension Metric {
         "1 when the sun's centre is above the horizon at the point and instant (NOAA solar position), else 0")
     case .precipitationNeighbourhood:
       Definition(
-        "precipitation_neighbourhood", needs: "RAINC or RAINNC", "%", step: 0.01, .hourlyAmount, range: 0...100,
-        "this run's share of the cells within 25 km of the cell with ≥ 0.1 mm of precipitation in the hour ending at t")
+        "precip_neighbourhood", needs: "RAINC or RAINNC", "%", step: 0.01, .hourlyAmount, range: 0...100,
+        "this run's share of the cells within 25 km (great circle, the cell included) with ≥ 0.1 mm of rain as stored in the hour ending at t"
+      )
     case .precipitationProbability:
       Definition(
         "precipitation_probability", needs: "RAINC or RAINNC", "%", step: 0, .hourlyAmount, decimals: 0, range: 0...100,
         origin: .timeLaggedMembers,
-        "mean of precipitation_neighbourhood over the newest four runs of the answering model and domain that cover the hour"
+        "mean of precip_neighbourhood over the newest four runs of the answering model and domain that cover the hour (those with a value)"
       )
     }
   }

@@ -21,4 +21,41 @@ public enum TestStores {
     let report = try Ingestor.run([file], options: .init(store: store, model: model))
     return report.published[0].path
   }
+
+  /// Like `publish`, but with the run's precipitation replaced, so that a test can choose
+  /// the hour's amounts: `hourlyRain(step, i, j)` is the amount (mm) in the hour ending at
+  /// output step `step` (≥ 1; the spec must be hourly) at cell (i, j). The file holds it
+  /// as WRF does, accumulated since the start in RAINNC (single precision), with RAINC and
+  /// RAINSH zero.
+  @discardableResult
+  public static func publish(
+    _ spec: SampleRunSpec, into store: String, model: String = "wrf", hourlyRain: (Int, Int, Int) -> Double
+  ) throws -> String {
+    precondition(spec.stepMinutes == 60, "hourlyRain needs hourly output")
+    let scratch = SampleFiles.temporaryDirectory("rain")
+    defer { SampleFiles.remove(scratch) }
+    let generated = "\(scratch)/generated.nc"
+    try SampleRunGenerator.writeSingleFile(spec, to: generated)
+    let (width, height) = (spec.westEast, spec.southNorth)
+    var accumulated = [Double](repeating: 0, count: spec.stepCount * width * height)
+    for step in 1..<spec.stepCount {
+      for j in 0..<height {
+        for i in 0..<width {
+          let cell = j * width + i
+          accumulated[step * width * height + cell] =
+            accumulated[(step - 1) * width * height + cell] + hourlyRain(step, i, j)
+        }
+      }
+    }
+    let file = "\(scratch)/wrfout_d01_\(spec.runStart)"
+    let zeroed: Set<String> = ["RAINC", "RAINSH", "I_RAINC", "I_RAINNC"]
+    try WRFFixture.copy(
+      generated, to: file,
+      transform: { (name: String, values: [Double]) -> [Double] in
+        if name == "RAINNC" { return accumulated }
+        return zeroed.contains(name) ? [Double](repeating: 0, count: values.count) : values
+      })
+    let report = try Ingestor.run([file], options: .init(store: store, model: model))
+    return report.published[0].path
+  }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForecastOutput
+import Meteorology
 import PointQuery
 import UTCTime
 
@@ -10,7 +11,9 @@ struct QueryCommand: ParsableCommand {
     discussion: """
       Times between output steps are interpolated linearly (wind through its u/v \
       components); rain and snow are the amount in the hour ending at the time. A metric \
-      the cube does not hold is null, and "unavailable" gives the reason.
+      the cube does not hold is null, and "unavailable" gives the reason. \
+      precipitation_probability averages the precip_neighbourhood of up to four runs \
+      covering the time; "precipitation_probability_members" names them, newest first.
       """
   )
 
@@ -21,16 +24,30 @@ struct QueryCommand: ParsableCommand {
 
   func run() throws {
     let seconds = try parseTime(time, option: "--time")
-    let (cube, location) = try point.select(time: seconds)
+    let (sources, answering) = try point.sources(time: seconds)
+    let (cube, location) = (answering.cube, answering.location)
     let metrics = try point.resolveMetrics(in: cube)
     var values: [(String, String)] = []
+    var probabilityMembers: [String]?
     for metric in metrics {
-      let value = try cube.value(metric, at: location, time: seconds)
+      let value: Double?
+      if metric.metric.origin == .timeLaggedMembers {
+        // A mean over the runs covering the time, not a value of the answering cube.
+        let probability = sources.precipitationProbability(at: seconds)
+        value = probability?.value
+        probabilityMembers = probability?.members.map { Answer.run(sources.sources[$0].cube) } ?? []
+      } else {
+        value = try cube.value(metric, at: location, time: seconds)
+      }
       values.append((metric.metric.name, JSONText.number(value, decimals: metric.metric.decimals)))
     }
     var members = Answer.provenance(cube: cube, location: location, method: point.method)
     members.insert(("time", JSONText.string(UTC.iso8601(seconds))), at: 0)
     members.append(("values", JSONText.object(values)))
+    if let probabilityMembers {
+      members.append(
+        (Answer.probabilityMembersKey, JSONText.array(probabilityMembers.map(JSONText.string))))
+    }
     members.append(("units", Answer.units(metrics)))
     let unavailable = metrics.filter { !$0.isAvailable }
     if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }
@@ -40,6 +57,13 @@ struct QueryCommand: ParsableCommand {
 
 /// The parts every point answer shares.
 enum Answer {
+  /// The key listing the runs `precipitation_probability` averaged, newest first (one run:
+  /// the value is its neighbourhood share; none: no run had a value).
+  static let probabilityMembersKey = "precipitation_probability_members"
+
+  /// A run as provenance names it: `wrf/d01 2026062000`.
+  static func run(_ cube: Cube) -> String { "\(cube.name) \(cube.run)" }
+
   static func provenance(cube: Cube, location: PointLocation, method: InterpolationMethod) -> [(String, String)] {
     [
       ("method", JSONText.string(method.rawValue)),

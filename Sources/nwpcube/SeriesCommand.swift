@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForecastOutput
+import Meteorology
 import PointQuery
 import UTCTime
 
@@ -7,7 +8,11 @@ struct SeriesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "series",
     abstract: "Print a point's values at every output step between two times.",
-    discussion: "JSON: one object with a times array and one array per metric. CSV: a header, then one row per step."
+    discussion: """
+      JSON: one object with a times array and one array per metric. CSV: a header, then one \
+      row per step. precipitation_probability averages up to four runs covering each step; \
+      in JSON, "precipitation_probability_members" names them for each step, newest first.
+      """
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,11 +36,19 @@ struct SeriesCommand: ParsableCommand {
     guard start <= end else {
       throw ValidationError("--from \(from) is after --to \(to)")
     }
-    let (cube, location) = try point.select(time: start)
+    let (sources, answering) = try point.sources(time: start)
+    let (cube, location) = (answering.cube, answering.location)
     let metrics = try point.resolveMetrics(in: cube)
     let steps = try cube.steps(from: start, to: end)
     let times = steps.map { UTC.iso8601(cube.time(ofStep: $0)) }
-    let columns = metrics.map { cube.series($0, at: location, steps: steps) }
+    // A probability is a mean over the runs covering each step, not a series of this cube.
+    let probabilities =
+      metrics.contains { $0.metric.origin == .timeLaggedMembers }
+      ? steps.map { sources.precipitationProbability(at: cube.time(ofStep: $0)) } : nil
+    let columns = metrics.map { metric in
+      if metric.metric.origin == .timeLaggedMembers, let probabilities { return probabilities.map { $0?.value } }
+      return cube.series(metric, at: location, steps: steps)
+    }
     switch format {
     case .json:
       var members = Answer.provenance(cube: cube, location: location, method: point.method)
@@ -48,6 +61,12 @@ struct SeriesCommand: ParsableCommand {
               (metric.metric.name, JSONText.array(column.map { JSONText.number($0, decimals: metric.metric.decimals) }))
             })
         ))
+      if let probabilities {
+        let runs = probabilities.map { probability in
+          JSONText.array((probability?.members ?? []).map { JSONText.string(Answer.run(sources.sources[$0].cube)) })
+        }
+        members.append((Answer.probabilityMembersKey, JSONText.array(runs)))
+      }
       members.append(("units", Answer.units(metrics)))
       let unavailable = metrics.filter { !$0.isAvailable }
       if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }

@@ -42,9 +42,18 @@ struct PointOptions: ParsableArguments {
   /// Opens the store and finds the cube answering at the point and `time` (the newest run
   /// covering it, from the finest domain containing the point) and the point's cell.
   func select(time: Int64) throws -> (Cube, PointLocation) {
+    let (_, source) = try sources(time: time)
+    return (source.cube, source.location)
+  }
+
+  /// Every cube containing the point (for `precipitation_probability`, which averages
+  /// runs) and the one answering at `time`, as `select` picks it.
+  func sources(time: Int64) throws -> (PointSources, PointSources.Source) {
     let store = try ForecastStore(path: location.store)
-    return try store.select(
-      latitude: location.lat, longitude: location.lon, time: time, method: method, domain: location.domain)
+    let sources = try store.catalog.sources(
+      latitude: location.lat, longitude: location.lon, method: method, domain: location.domain)
+    guard let source = sources.source(at: time) else { throw sources.timeNotCovered(time) }
+    return (sources, source)
   }
 
   /// The metrics asked for, resolved against `cube`.

@@ -110,6 +110,7 @@ private func writeERA5Style(
     #expect(
       published.metrics == [
         "temp", "hum", "dew_point", "rain", "cloud", "wind_u", "wind_v", "atm_press", "apparent_temp", "weather_code",
+        "precip_neighbourhood",
       ])
 
     let file = try NCFile.open(path)

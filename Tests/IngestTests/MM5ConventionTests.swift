@@ -23,7 +23,7 @@ import _TestSupport
     #expect(
       published.metrics == [
         "temp", "hum", "dew_point", "rain", "wind_u", "wind_v", "atm_press", "sfc_press", "shortwave",
-        "apparent_temp", "showers", "weather_code",
+        "apparent_temp", "showers", "weather_code", "precip_neighbourhood",
       ])
     // map_proj_code 1 and its scalars describe the grid: points go through the projection.
     #expect(!report.warnings.contains { $0.contains("locator") }, "\(report.warnings)")

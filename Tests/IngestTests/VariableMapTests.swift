@@ -54,7 +54,7 @@ private func writeMap(_ path: String, _ json: String) throws {
     let map = try VariableMap(path: mapPath)
     let report = try Ingestor.run([data], options: .init(store: "\(directory)/s", map: map))
     let published = try #require(report.published.first)
-    #expect(published.metrics == ["temp", "rain", "wind_u", "wind_v", "weather_code"])
+    #expect(published.metrics == ["temp", "rain", "wind_u", "wind_v", "weather_code", "precip_neighbourhood"])
     let cube = try Cube(path: published.path)
     for step in 0..<2 {
       for cell in [0, 5, 11] {

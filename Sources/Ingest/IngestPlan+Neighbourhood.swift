@@ -1,0 +1,42 @@
+import Meteorology
+
+extension IngestPlan {
+  /// This plan with `precip_neighbourhood` computed from its `rain` at every step, for
+  /// every convention alike: the neighbourhood needs only the hour's amount and the grid.
+  /// A plan without rain, or whose grid is beyond the neighbourhood's bound on work, is
+  /// returned with a warning naming what is missing, and `precipitation_probability` is
+  /// then unavailable from its cubes.
+  func addingPrecipitationNeighbourhood() -> IngestPlan {
+    let names = "\(Metric.precipitationNeighbourhood.name), \(Metric.precipitationProbability.name)"
+    let label = steps.first?.path ?? domain
+    guard let rainSlot = metrics.firstIndex(of: .rain) else {
+      return with(warning: "no \(names): rain is missing in \(label)")
+    }
+    let neighbourhood: PrecipitationNeighbourhood
+    do {
+      neighbourhood = try PrecipitationNeighbourhood(latitudes: latitudes, longitudes: longitudes)
+    } catch {
+      return with(warning: "no \(names): \(error.reason) (\(label))")
+    }
+    // A convention that ever lists the metric itself gets its values replaced, not doubled.
+    let existing = metrics.firstIndex(of: .precipitationNeighbourhood)
+    let derive = self.derive
+    return IngestPlan(
+      domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
+      latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
+      metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
+      derive: { (step) throws(IngestError) in
+        var values = try derive(step)
+        let percentages = neighbourhood.percentages(rain: values[rainSlot])
+        if let existing { values[existing] = percentages } else { values.append(percentages) }
+        return values
+      })
+  }
+
+  private func with(warning: String) -> IngestPlan {
+    IngestPlan(
+      domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
+      latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
+      metrics: metrics, warnings: warnings + [warning], derive: derive)
+  }
+}
