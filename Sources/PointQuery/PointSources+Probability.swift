@@ -24,7 +24,9 @@ extension PointSources {
   /// location of the point, as `Cube.value` reads it (the hour-ending value; bilinear
   /// between cells when asked); members without a value (rain unknown in that hour, or
   /// a run whose rain was missing) are skipped, and the probability is the mean of the
-  /// rest. With one run in the store it is that run's neighbourhood share. nil when no
+  /// rest. With one run in the store it is that run's neighbourhood share. A run never
+  /// votes for the hour ending at its own start: it did not forecast that hour, and its
+  /// rain there is 0 by the deaccumulation rule, not a forecast of none. nil when no
   /// source covers `time`.
   public func precipitationProbability(at time: Int64) -> Probability? {
     guard let answering = sources.firstIndex(where: { $0.cube.covers(time) }) else { return nil }
@@ -32,7 +34,9 @@ extension PointSources {
     var (sum, members, candidates) = (0.0, [Int](), 0)
     for index in sources.indices[answering...] where candidates < Self.probabilityMemberLimit {
       let cube = sources[index].cube
-      guard cube.covers(time), cube.header.model == model, cube.header.domain == domain else { continue }
+      guard cube.covers(time), cube.header.model == model, cube.header.domain == domain,
+        !cube.beginsRun(at: time)
+      else { continue }
       candidates += 1
       let neighbourhood = cube.metric(.precipitationNeighbourhood)
       guard let value = try? cube.value(neighbourhood, at: sources[index].location, time: time) else { continue }
@@ -46,4 +50,8 @@ extension PointSources {
 extension Cube {
   /// Whether `time` lies within the run's first and last steps.
   func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastStep }
+
+  /// Whether `time` is the run's start and its first step: the hour ending there lies
+  /// before the forecast.
+  func beginsRun(at time: Int64) -> Bool { time == firstTime && time == header.runStart }
 }

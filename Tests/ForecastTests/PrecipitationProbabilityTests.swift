@@ -136,9 +136,13 @@ import _TestSupport
         x: x, y: y, width: width, height: height, latitudes: latitudes, longitudes: longitudes)
       let time = first + Int64(random.next() % UInt64((last - first) / 3600 + 1)) * 3600
 
-      // Brute force: the runs covering the hour, newest first, each at its own nearest cell.
+      // Brute force: the runs covering the hour, newest first, each at its own nearest cell;
+      // a run does not vote for the hour ending at its own start, before its forecast.
       var (sum, runs) = (0.0, [String]())
-      for member in members where time >= member.cube.firstTime && time <= member.cube.lastStep {
+      for member in members
+      where time >= member.cube.firstTime && time <= member.cube.lastStep
+        && (time != member.cube.firstTime || member.cube.header.runStart != time)
+      {
         let cell = BruteForce.nearest(
           latitude: point.latitude, longitude: point.longitude, latitudes: member.cube.file.latitudes,
           longitudes: member.cube.file.longitudes
@@ -165,7 +169,10 @@ import _TestSupport
       let forecast = hourly.values[1][0]
       #expect(forecast == probability.value, "\(label): the forecaster's \(String(describing: forecast))")
       #expect(hourly.probabilityMembers[0].map { hourly.provenance[$0].run } == runs, "\(label)")
-      #expect(hourly.sourceOfHour[0].map { hourly.provenance[$0].run } == runs.first, "\(label)")
+      // The answering run is the newest covering the hour, a member unless the hour ends at
+      // its start.
+      let answering = members.first { time >= $0.cube.firstTime && time <= $0.cube.lastStep }?.cube.run
+      #expect(hourly.sourceOfHour[0].map { hourly.provenance[$0].run } == answering, "\(label)")
 
       memberCounts[runs.count] += 1
       if nearEdge { edge += 1 }
@@ -199,7 +206,9 @@ import _TestSupport
     let hourly = try forecaster.hourly(request, metrics: [.precipitationProbability], instants: instants)
     #expect(hourly.provenance.count == 1 && hourly.provenance[0].run == cube.run)
     var seen: Set<Double> = []
-    for (index, instant) in instants.enumerated() {
+    // The hour ending at the run's start is before its forecast: no member, no value.
+    #expect(hourly.values[0][0] == nil && hourly.probabilityMembers[0] == [])
+    for (index, instant) in instants.enumerated().dropFirst() {
       let share = try cube.value(cube.metric(.precipitationNeighbourhood), at: location, time: instant)
       #expect(hourly.values[0][index] == share, "\(UTC.iso8601(instant))")
       #expect(hourly.probabilityMembers[index] == [0])
@@ -223,7 +232,8 @@ import _TestSupport
     let summary = try #require(
       try forecaster.daily(request, metrics: [.precipitationProbability], from: date, days: 1).first)
     let hours = day.values[0].compactMap { $0 }
-    #expect(hours.count == 24)
+    // 00:00 ends the hour before the oldest run's start: no run forecast it.
+    #expect(hours.count == 23 && day.values[0][0] == nil)
     #expect(summary.statistics(of: .precipitationProbability)?.maximum == hours.max())
     #expect(summary.statistics(of: .precipitationProbability)?.minimum == hours.min())
 

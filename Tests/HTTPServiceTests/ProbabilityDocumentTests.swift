@@ -26,10 +26,11 @@ import _TestSupport
     let json = try #require(try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     let sources = try #require(json["sources"] as? [[String: Any]]).map { $0["run"] as? String ?? "" }
     let members = try #require(json["hourly_precipitation_probability_sources"] as? [[Int]])
-    // 04:00 and 05:00: the first run alone; 06:00 and 07:00: the second, then the first.
+    // 04:00 and 05:00: the first run alone; 06:00 ends the hour before the second run's
+    // start, so the first alone again; 07:00: the second, then the first.
     #expect(
       members.map { $0.map { sources[$0] } } == [
-        ["2026062000"], ["2026062000"], ["2026062006", "2026062000"], ["2026062006", "2026062000"],
+        ["2026062000"], ["2026062000"], ["2026062000"], ["2026062006", "2026062000"],
       ])
     let hourlySources = try #require(json["hourly_sources"] as? [Int]).map { sources[$0] }
     #expect(hourlySources == ["2026062000", "2026062000", "2026062006", "2026062006"])
