@@ -34,7 +34,19 @@ struct CFPacking {
   /// double does), so that masking and arithmetic see the same numbers.
   func unpacked(_ raw: UnsafeBufferPointer<Float>) -> [Double] {
     [Double](unsafeUninitializedCapacity: raw.count) { values, initialized in
-      for index in raw.indices { values.initializeElement(at: index, to: unpacked(Double(raw[index]))) }
+      if missing.count == 1, let fill = missing.first, !validMin.isNaN, !validMax.isNaN {
+        // The usual case (one fill value) without the search through `missing`: the same
+        // tests in one branch-free expression: `!(x >= min && x <= max)` holds for NaN too
+        // (valid bounds that are NaN mask nothing, so they take the general path).
+        let (low, high, scale, offset) = (validMin, validMax, scale, offset)
+        for index in raw.indices {
+          let x = Double(raw[index])
+          let masked = !(x >= low && x <= high) || x == fill
+          values.initializeElement(at: index, to: masked ? .nan : x * scale + offset)
+        }
+      } else {
+        for index in raw.indices { values.initializeElement(at: index, to: unpacked(Double(raw[index]))) }
+      }
       initialized = raw.count
     }
   }
