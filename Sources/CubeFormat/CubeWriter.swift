@@ -10,9 +10,13 @@
 /// temporary file is named and locked as `TemporaryFiles` describes, so that one left by a
 /// killed writer is recognised and removed later.
 ///
-/// Values arrive one time step at a time but are stored time-contiguous per cell, so the
-/// writer scatters each step into a shared file mapping: memory use stays at one step's
-/// fields however long the run, and the page cache does the transposition.
+/// Values arrive one time step at a time but are stored time-contiguous per cell. The writer
+/// gathers a block of steps of every metric in memory (at most `bufferBudget` bytes, as
+/// many steps as fit) and then writes each cell's run of the block's steps contiguously into
+/// a shared file mapping: scattering every word straight into the mapping touched one cache
+/// line per cell, metric and step, 14 % of an ingest's time. Where not even two steps fit
+/// (a grid of millions of cells), words are scattered straight into the mapping, so memory
+/// stays bounded whatever the grid.
 public final class CubeWriter {
   /// The final path of the cube.
   public let destination: String
@@ -22,10 +26,31 @@ public final class CubeWriter {
   private let plan: CubeLayout.Plan
   private var descriptor: Int32
   private var base: UnsafeMutableRawPointer?
+  /// Steps per block, 0 when words go straight into the mapping.
+  private let blockSteps: Int
+  /// The current block's words, `[metric][step - blockStart][cell]`, little-endian.
+  private var block: [UInt16] = []
+  /// The current block's index (its first step over `blockSteps`), nil before the first write.
+  private var blockIndex: Int?
+  /// Blocks already in the mapping: revisiting one (steps out of order) reads it back.
+  private var flushedBlocks: Set<Int> = []
+
+  /// The most memory the block of steps may take, bytes.
+  public static let bufferBudget = 32 << 20
 
   /// Creates the temporary file, sized and filled with "missing", and writes the geometry.
-  public init(
+  public convenience init(
     header: CubeHeader, latitudes: [Float], longitudes: [Float], destination: String
+  ) throws(CubeError) {
+    try self.init(
+      header: header, latitudes: latitudes, longitudes: longitudes, destination: destination,
+      bufferBytes: Self.bufferBudget)
+  }
+
+  /// As the public initializer, with the block buffer limited to `bufferBytes` (tests use
+  /// small limits to exercise blocks and their flushes on small cubes).
+  init(
+    header: CubeHeader, latitudes: [Float], longitudes: [Float], destination: String, bufferBytes: Int
   ) throws(CubeError) {
     self.destination = destination
     self.header = header
@@ -41,6 +66,10 @@ public final class CubeWriter {
           "cannot write: \(latitudes.count) latitudes and \(longitudes.count) longitudes for \(header.cells) cells")
     }
     plan = CubeLayout.Plan(cells: header.cells, steps: header.steps, metricCount: header.metrics.count)
+    // One step of every metric; the limits above keep this product small enough.
+    let stepBytes = header.cells * header.metrics.count * MemoryLayout<UInt16>.size
+    let fitting = min(header.steps, bufferBytes / max(stepBytes, 1))
+    blockSteps = fitting >= 2 ? fitting : 0
     let directory = FileSystem.directory(of: destination)
     try FileSystem.makeDirectories(directory, for: destination)
     temporaryPath = TemporaryFiles.path(for: destination)
@@ -88,20 +117,89 @@ public final class CubeWriter {
       values.count == header.cells
     else { return 0 }
     let definition = header.metrics[metric]
-    let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+    guard blockSteps > 0 else {
+      let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+      return Self.store(values, definition, into: data + step, stride: header.steps)
+    }
+    if blockIndex != step / blockSteps { enterBlock(step / blockSteps) }
+    let row = (metric * blockSteps + step % blockSteps) * header.cells
+    return block.withUnsafeMutableBufferPointer { words in
+      guard let start = words.baseAddress else { return 0 }
+      return Self.store(values, definition, into: start + row, stride: 1)
+    }
+  }
+
+  /// Quantizes `values` into every `stride`-th word from `destination`; returns the first
+  /// cell the metric cannot represent, stored as missing.
+  private static func store(
+    _ values: [Double], _ definition: CubeMetric, into destination: UnsafeMutablePointer<UInt16>, stride: Int
+  ) -> Int? {
     var firstBad: Int?
-    for cell in 0..<header.cells {
-      let word = definition.quantize(values[cell])
-      if word == nil, firstBad == nil { firstBad = cell }
-      data[cell * header.steps + step] = (word ?? CubeMetric.missing).littleEndian
+    values.withUnsafeBufferPointer { values in
+      for cell in values.indices {
+        let word = definition.quantize(values[cell])
+        if word == nil, firstBad == nil { firstBad = cell }
+        destination[cell * stride] = (word ?? CubeMetric.missing).littleEndian
+      }
     }
     return firstBad
+  }
+
+  /// The steps of block `index`: `blockSteps` of them, fewer in the last block.
+  private func steps(ofBlock index: Int) -> Range<Int> {
+    index * blockSteps..<min((index + 1) * blockSteps, header.steps)
+  }
+
+  /// Writes the current block into the mapping and makes block `index` current: missing
+  /// everywhere, or what the mapping holds when the block was written before.
+  private func enterBlock(_ index: Int) {
+    flushBlock()
+    blockIndex = index
+    if block.isEmpty {
+      block = [UInt16](repeating: CubeMetric.missing, count: blockSteps * header.cells * header.metrics.count)
+    } else {
+      block.withUnsafeMutableBufferPointer { $0.update(repeating: CubeMetric.missing) }
+    }
+    guard flushedBlocks.contains(index) else { return }
+    transferBlock(index, toMapping: false)
+  }
+
+  /// Writes the current block into the mapping, if there is one.
+  private func flushBlock() {
+    guard let index = blockIndex else { return }
+    transferBlock(index, toMapping: true)
+    flushedBlocks.insert(index)
+    blockIndex = nil
+  }
+
+  /// Copies block `index` between the buffer and the mapping, cell by cell: the block's
+  /// steps of one cell are contiguous in the mapping, and neighbouring cells share the
+  /// buffer's cache lines.
+  private func transferBlock(_ index: Int, toMapping: Bool) {
+    guard let base else { return }
+    let (cells, steps) = (header.cells, header.steps)
+    let range = self.steps(ofBlock: index)
+    block.withUnsafeMutableBufferPointer { words in
+      for metric in header.metrics.indices {
+        let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+        for cell in 0..<cells {
+          let run = data + cell * steps + range.lowerBound
+          var slot = metric * blockSteps * cells + cell
+          for step in 0..<range.count {
+            if toMapping { run[step] = words[slot] } else { words[slot] = run[step] }
+            slot += cells
+          }
+        }
+      }
+    }
   }
 
   /// Finishes the header and checksums, flushes everything to disk and renames the cube
   /// into place. Returns the published path.
   public func publish() throws(CubeError) -> String {
     guard let base else { throw CubeError(path: destination, reason: "cube was already published") }
+    flushBlock()
+    block = []
     writeHeader(base)
     let flushed = msync(base, plan.fileBytes, MS_SYNC) == 0
     munmap(base, plan.fileBytes)

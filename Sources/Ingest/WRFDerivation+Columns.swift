@@ -65,36 +65,39 @@ extension WRFDerivation {
       hydrometeors.contains(name) ? try fields.lowest(name, 1) : nil
     }
     let (qc, qr, qi, qs) = (try species("QCLOUD"), try species("QRAIN"), try species("QICE"), try species("QSNOW"))
-    func at(_ values: ArraySlice<Double>?, _ index: Int) -> Double {
-      guard let values else { return 0 }
-      return values[values.startIndex + index]
-    }
-    let levels = min(q.count, p.count, pb.count, t.count) / max(fields.cells, 1)
-    var visibility = [Double](repeating: .nan, count: fields.cells)
-    for cell in visibility.indices {
-      var rh = -Double.infinity
-      for level in 0..<levels {
-        let index = level * fields.cells + cell
-        let humidity = Thermodynamics.levelHumidity(
-          mixingRatio: at(q, index), pascal: at(p, index) + at(pb, index), perturbationTheta: at(t, index))
-        // An unknown level makes the cell unknown (`max` would skip it).
-        rh = humidity.isNaN ? .nan : max(rh, humidity)
-        if rh.isNaN { break }
+    let cells = fields.cells
+    let levels = min(q.count, p.count, pb.count, t.count) / max(cells, 1)
+    // Split over the cores (`CellPartition`): the humidity's and extinction's `pow` and
+    // `exp` are the larger part of an ingest's arithmetic.
+    return CellPartition.map(cells: cells) { range in
+      func at(_ values: ArraySlice<Double>?, _ index: Int) -> Double {
+        guard let values else { return 0 }
+        return values[values.startIndex + index]
       }
-      let pressure = at(p, cell) + at(pb, cell)
-      let (cloud, rain, ice, snow) = (at(qc, cell), at(qr, cell), at(qi, cell), at(qs, cell))
-      // Clear air needs no temperature (a `pow`): CALVIS gives the cap.
-      let clear = cloud == 0 && rain == 0 && ice == 0 && snow == 0
-      let hydrometeor =
-        clear
-        ? Visibility.maximum
-        : Visibility.hydrometeors(
-          cloudWater: cloud, rain: rain, ice: ice, snow: snow, vapour: at(q, cell), pascal: pressure,
-          kelvin: Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
-      guard !rh.isNaN, !hydrometeor.isNaN else { continue }
-      visibility[cell] = min(hydrometeor, Visibility.humidity(relativeHumidity: rh))
+      return range.map { cell in
+        var rh = -Double.infinity
+        for level in 0..<levels {
+          let index = level * cells + cell
+          let humidity = Thermodynamics.levelHumidity(
+            mixingRatio: at(q, index), pascal: at(p, index) + at(pb, index), perturbationTheta: at(t, index))
+          // An unknown level makes the cell unknown (`max` would skip it).
+          rh = humidity.isNaN ? .nan : max(rh, humidity)
+          if rh.isNaN { break }
+        }
+        let pressure = at(p, cell) + at(pb, cell)
+        let (cloud, rain, ice, snow) = (at(qc, cell), at(qr, cell), at(qi, cell), at(qs, cell))
+        // Clear air needs no temperature (a `pow`): CALVIS gives the cap.
+        let clear = cloud == 0 && rain == 0 && ice == 0 && snow == 0
+        let hydrometeor =
+          clear
+          ? Visibility.maximum
+          : Visibility.hydrometeors(
+            cloudWater: cloud, rain: rain, ice: ice, snow: snow, vapour: at(q, cell), pascal: pressure,
+            kelvin: Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
+        guard !rh.isNaN, !hydrometeor.isNaN else { return .nan }
+        return min(hydrometeor, Visibility.humidity(relativeHumidity: rh))
+      }
     }
-    return visibility
   }
 
   /// Gusts (m/s) by UPP's CALGUST: the wind of the model level whose layer (between its
@@ -153,18 +156,20 @@ extension WRFDerivation {
     let (t2, q2, psfc) = (try fields.field("T2"), try fields.field("Q2"), try fields.field("PSFC"))
     let (p, pb, t) = (try fields.volume("P"), try fields.volume("PB"), try fields.volume("T"))
     let levels = min(p.count, pb.count, t.count) / max(cells, 1)
-    var index = [Double](repeating: .nan, count: cells)
-    for cell in 0..<cells where cell < precipitation.count && precipitation[cell] > 0 {
-      let environment = LiftedIndex.environmentTemperature(
-        levels: levels, pressure: { p[$0 * cells + cell] + pb[$0 * cells + cell] },
-        temperature: { k in
-          Self.kelvin(pascal: p[k * cells + cell] + pb[k * cells + cell], perturbationTheta: t[k * cells + cell])
-        })
-      guard let environment else { continue }
-      index[cell] = LiftedIndex.index(
-        surfaceKelvin: t2[cell], mixingRatio: q2[cell], pascal: psfc[cell], environmentKelvin: environment)
+    // Split over the cores (`CellPartition`): the parcel's ascent is the costliest per-cell work.
+    return CellPartition.map(cells: cells) { range in
+      range.map { cell in
+        guard cell < precipitation.count && precipitation[cell] > 0 else { return .nan }
+        let environment = LiftedIndex.environmentTemperature(
+          levels: levels, pressure: { p[$0 * cells + cell] + pb[$0 * cells + cell] },
+          temperature: { k in
+            Self.kelvin(pascal: p[k * cells + cell] + pb[k * cells + cell], perturbationTheta: t[k * cells + cell])
+          })
+        guard let environment else { return .nan }
+        return LiftedIndex.index(
+          surfaceKelvin: t2[cell], mixingRatio: q2[cell], pascal: psfc[cell], environmentKelvin: environment)
+      }
     }
-    return index
   }
 }
 

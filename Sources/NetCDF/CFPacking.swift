@@ -27,13 +27,33 @@ struct CFPacking {
   }
 
   func unpack(_ values: inout [Double]) {
-    for index in values.indices {
-      let raw = values[index]
-      if raw.isNaN || raw < validMin || raw > validMax || missing.contains(raw) {
-        values[index] = .nan
+    for index in values.indices { values[index] = unpacked(values[index]) }
+  }
+
+  /// The unpacked values of raw floats, widened exactly first (as libnetcdf's conversion to
+  /// double does), so that masking and arithmetic see the same numbers.
+  func unpacked(_ raw: UnsafeBufferPointer<Float>) -> [Double] {
+    [Double](unsafeUninitializedCapacity: raw.count) { values, initialized in
+      if missing.count == 1, let fill = missing.first, !validMin.isNaN, !validMax.isNaN {
+        // The usual case (one fill value) without the search through `missing`: the same
+        // tests in one branch-free expression: `!(x >= min && x <= max)` holds for NaN too
+        // (valid bounds that are NaN mask nothing, so they take the general path).
+        let (low, high, scale, offset) = (validMin, validMax, scale, offset)
+        for index in raw.indices {
+          let x = Double(raw[index])
+          let masked = !(x >= low && x <= high) || x == fill
+          values.initializeElement(at: index, to: masked ? .nan : x * scale + offset)
+        }
       } else {
-        values[index] = raw * scale + offset
+        for index in raw.indices { values.initializeElement(at: index, to: unpacked(Double(raw[index]))) }
       }
+      initialized = raw.count
     }
+  }
+
+  /// One raw value unpacked: NaN where masked, `raw · scale + offset` otherwise.
+  @inline(__always)
+  private func unpacked(_ raw: Double) -> Double {
+    raw.isNaN || raw < validMin || raw > validMax || missing.contains(raw) ? .nan : raw * scale + offset
   }
 }

@@ -40,6 +40,21 @@ extension NCFile {
     return values
   }
 
+  /// Reads a float variable's hyperslab as stored and widens it while unpacking: libnetcdf's
+  /// conversion to double, a zero-filled `[Double]` and a second pass to unpack cost more
+  /// than the read itself on WRF output, whose variables are floats.
+  private func readUnpackedFloats(
+    _ variable: NCVariable, start: [Int], count: [Int]
+  ) throws(NCError) -> [Double] {
+    let total = count.reduce(1, *)
+    let floats = UnsafeMutableBufferPointer<Float>.allocate(capacity: total)
+    defer { floats.deallocate() }
+    try NCLibrary.call("nc_get_vara_float", path: path, variable: variable.name) {
+      nc_get_vara_float(ncid, variable.id, start, count, floats.baseAddress)
+    }
+    return CFPacking(variable).unpacked(UnsafeBufferPointer(floats))
+  }
+
   /// Reads a `char` variable's hyperslab as one string per row of its last dimension
   /// (`nc_get_vara_text`), e.g. WRF's `Times(Time, DateStrLen)`.
   public func readStrings(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [String] {
@@ -64,7 +79,8 @@ extension NCFile {
   /// type's default fill when no `_FillValue` is given) become NaN; the rest become
   /// `raw · scale_factor + add_offset`.
   public func readUnpacked(_ name: String, start: [Int], count: [Int]) throws(NCError) -> [Double] {
-    let variable = try variable(name)
+    let variable = try checkedSlab(name, start: start, count: count)
+    if variable.type == .float { return try readUnpackedFloats(variable, start: start, count: count) }
     var values = try readRaw(name, start: start, count: count)
     CFPacking(variable).unpack(&values)
     return values

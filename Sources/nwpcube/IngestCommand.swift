@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Ingest
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension Convention: ExpressibleByArgument {}
 
 struct IngestCommand: ParsableCommand {
@@ -41,6 +45,7 @@ struct IngestCommand: ParsableCommand {
   }
 
   func run() throws {
+    keepFreedMemory()
     let variableMap = try map.map { (path) throws(IngestError) in try VariableMap(path: path) }
     let report = try Ingestor.run(
       files, options: .init(store: store, model: model, convention: convention, map: variableMap))
@@ -48,6 +53,22 @@ struct IngestCommand: ParsableCommand {
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }
   }
+}
+
+/// Lets glibc's allocator keep up to 64 MiB freed rather than returning it to the kernel.
+/// Ingest frees each step's fields (a few MB) and allocates the next step's: with the
+/// default, adaptive thresholds the heap top was trimmed and the pages faulted and cleared
+/// again every step, 12 % of an ingest. Peak memory grows by at most what is kept.
+private func keepFreedMemory() {
+  #if canImport(Glibc)
+    // malloc.h is not in Swift's Glibc module: mallopt is looked up, and its options are
+    // glibc's fixed values (M_TRIM_THRESHOLD −1, M_MMAP_THRESHOLD −3). Without it, nothing changes.
+    typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+    let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
+    _ = mallopt(-3, 64 << 20)
+    _ = mallopt(-1, 64 << 20)
+  #endif
 }
 
 /// Writes a line to standard error.
