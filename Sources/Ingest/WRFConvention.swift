@@ -13,7 +13,7 @@ enum WRFConvention {
   }
 
   private static func plan(_ inventory: WRFInventory) throws(IngestError) -> IngestPlan {
-    let reader = WRFFieldReader(width: inventory.width, height: inventory.height)
+    let reader = WRFFieldReader(width: inventory.width, height: inventory.height, inputs: inventory.inputs)
     let reference = try grid(at: inventory.steps[0], reader: reader)
     _ = try reference.validated()
     try requireOneGrid(inventory, reference: reference, reader: reader)

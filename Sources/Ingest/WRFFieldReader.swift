@@ -1,18 +1,17 @@
 import NetCDF
 
-/// Reads the fields of one output step, keeping the current file open while consecutive
-/// steps come from it.
+/// Reads the fields of one output step from the files the scan left open (`OpenInputs`).
 final class WRFFieldReader: FieldSource {
   let width: Int
   let height: Int
-  private var file: NCFile?
+  /// The scan's open files, shared so that no file is opened twice.
+  private let inputs: OpenInputs
 
-  init(width: Int, height: Int) {
+  init(width: Int, height: Int, inputs: OpenInputs) {
     self.width = width
     self.height = height
+    self.inputs = inputs
   }
-
-  deinit { file?.close() }
 
   /// A 2-D field (`south_north × west_east`) at a step, with or without a Time dimension.
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
@@ -62,11 +61,6 @@ final class WRFFieldReader: FieldSource {
   }
 
   private func open(_ path: String) throws(IngestError) -> NCFile {
-    if let file, file.path == path { return file }
-    file?.close()
-    file = nil
-    let opened = try NCFile.openForIngest(path)
-    file = opened
-    return opened
+    try inputs.file(path)
   }
 }

@@ -14,6 +14,8 @@ struct WRFInventory {
   let globalAttributes: [String: NCAttribute]
   /// The variables of the first file; every file must have the ones a metric uses.
   let variables: [String: NCVariable]
+  /// The files the scan opened, kept open for the reads that follow.
+  let inputs: OpenInputs
 
   var firstPath: String { steps[0].path }
 
@@ -23,19 +25,20 @@ struct WRFInventory {
       throw IngestError(path: "ingest", reason: "no input files given")
     }
     var byDomain: [String: [(file: ScannedFile, steps: [StepSource])]] = [:]
+    let inputs = OpenInputs()
     for path in paths {
-      let scanned = try ScannedFile(path: path)
+      let scanned = try ScannedFile(path: path, keepingOpenIn: inputs)
       byDomain[scanned.domain, default: []].append((scanned, scanned.steps))
     }
     var inventories: [WRFInventory] = []
     for domain in byDomain.keys.sorted() {
-      inventories.append(try assemble(domain: domain, files: byDomain[domain] ?? []))
+      inventories.append(try assemble(domain: domain, files: byDomain[domain] ?? [], inputs: inputs))
     }
     return inventories
   }
 
   private static func assemble(
-    domain: String, files: [(file: ScannedFile, steps: [StepSource])]
+    domain: String, files: [(file: ScannedFile, steps: [StepSource])], inputs: OpenInputs
   ) throws(IngestError) -> WRFInventory {
     let first = files[0].file
     for (other, _) in files.dropFirst() {
@@ -59,7 +62,7 @@ struct WRFInventory {
     return WRFInventory(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: first.runStart,
       startsAtRunStart: steps[0].time == first.runStart, width: first.width, height: first.height,
-      globalAttributes: first.attributes, variables: first.variables)
+      globalAttributes: first.attributes, variables: first.variables, inputs: inputs)
   }
 }
 
@@ -74,10 +77,12 @@ private struct ScannedFile {
   let variables: [String: NCVariable]
   let steps: [StepSource]
 
-  init(path: String) throws(IngestError) {
+  init(path: String, keepingOpenIn inputs: OpenInputs) throws(IngestError) {
     do {
       let file = try NCFile.open(path)
-      defer { file.close() }
+      // Kept open for the field reads only once the file has passed every check here.
+      var accepted = false
+      defer { if accepted { inputs.keep(file) } else { file.close() } }
       for required in ["Times", "T2", "XLAT", "XLONG"] where file.variables[required] == nil {
         throw IngestError(
           path: path, variable: required,
@@ -120,6 +125,7 @@ private struct ScannedFile {
         try start.map { (name, time) throws(IngestError) in
           try TimeAxis.checked(time, path: path, variable: name, what: "the run's start")
         } ?? firstTime
+      accepted = true
     } catch let error as IngestError {
       throw error
     } catch let error as NCError {
