@@ -218,7 +218,8 @@ struct WRFDerivation {
       case .weatherCode:
         values = try weatherCodes(fields, hour: hour, derived: derived)
       case .precipitationNeighbourhood:
-        // Not derived yet: never offered in `metrics`.
+        // Derived from the stored rain after every convention's derivation
+        // (`IngestPlan+Neighbourhood`): never offered in `metrics` here.
         values = Array(repeating: .nan, count: fields.cells)
       case .windVel, .windDir, .isDay, .precipitationProbability:
         preconditionFailure("\(metric.name) is computed at query time, never stored")

@@ -233,8 +233,12 @@ struct CFDerivation {
       case .cloudHigh: values = try read("hcc")
       case .windGusts: values = try read("gust")
       case .weatherCode: values = try weatherCodes(read, derived: derived)
-      case .snow, .precipitationNeighbourhood:
-        // Not derived yet: never offered in `metrics`.
+      case .snow:
+        // CF input is not searched for a snow water equivalent: never offered in `metrics`.
+        values = Array(repeating: .nan, count: reader.cells)
+      case .precipitationNeighbourhood:
+        // Derived from the stored rain after every convention's derivation
+        // (`IngestPlan+Neighbourhood`): never offered in `metrics` here.
         values = Array(repeating: .nan, count: reader.cells)
       case .windVel, .windDir, .isDay, .precipitationProbability:
         preconditionFailure("\(metric.name) is computed at query time, never stored")
