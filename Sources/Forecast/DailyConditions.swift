@@ -10,10 +10,12 @@ public struct DailyConditions: Sendable, Hashable {
   /// it was not asked for.
   public let precipitationHours: Int?
 
-  /// An hour is wet from 0.1 mm, the amount a rain gauge resolves and Open-Meteo's
-  /// threshold. Stored amounts are multiples of 0.01 mm, so the comparison allows half a
-  /// step of rounding: a stored 0.10 counts, 0.09 does not.
-  public static let wetHour = 0.1
+  /// An hour is wet from `Metric.wetHour`, 0.1 mm, the amount a rain gauge resolves and
+  /// Open-Meteo's threshold. Stored amounts are multiples of rain's step, so the
+  /// comparison allows half a step of rounding: a stored 0.10 counts, 0.09 does not.
+  public static let wetHour = Metric.wetHour
+
+  private static let halfRainStep = (Metric.rain.step ?? 0) / 2
 
   /// Which conditions a forecast asks for.
   public struct Wanted: OptionSet, Sendable {
@@ -29,7 +31,7 @@ public struct DailyConditions: Sendable, Hashable {
       WeatherCode.mostSignificant(codes.lazy.compactMap { $0.isNaN ? nil : WeatherCode(rawValue: Int($0)) })
     }
     precipitationHours = rain.flatMap { rain in
-      rain.contains { !$0.isNaN } ? rain.count { $0 >= Self.wetHour - 0.005 } : nil
+      rain.contains { !$0.isNaN } ? rain.count { $0 >= Self.wetHour - Self.halfRainStep } : nil
     }
   }
 }

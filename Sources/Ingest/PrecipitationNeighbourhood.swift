@@ -29,7 +29,7 @@ struct PrecipitationNeighbourhood {
   /// The neighbourhood's radius in metres.
   static let radius = 25_000.0
   /// The least amount (mm in the hour) that makes a cell wet.
-  static let threshold = 0.1
+  static let threshold = Metric.wetHour
   /// The most cell pairs whose distance a grid's build may test: seconds of work.
   static let testLimit = 400_000_000
   /// The most runs a grid's neighbourhoods may take: 8 bytes each.

@@ -108,6 +108,10 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   /// The largest representable value.
   public var maximum: Double { offset + (step ?? 0) * 65534 }
 
+  /// The least precipitation (mm in the hour) that makes an hour wet: the one threshold of
+  /// the weather code, `precipitation_hours` and `precipitation_probability`.
+  public static let wetHour = 0.1
+
   /// Every metric a cube can store, in storage order.
   public static let stored: [Metric] = allCases.filter { $0.origin == .stored }
 

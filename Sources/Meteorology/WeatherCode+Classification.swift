@@ -31,9 +31,8 @@ extension WeatherCode {
   /// The thresholds `classify` uses; docs/weather-codes.md gives the source of each.
   /// Amounts are for one hour, so an amount in mm is also the rate in mm/h.
   enum Threshold {
-    /// Less precipitation than this in the hour is none, mm; also the wet-hour threshold of
-    /// `precipitation_hours` and `precipitation_probability`.
-    static let wetHour = 0.1
+    /// Less precipitation than this in the hour is none, mm.
+    static let wetHour = Metric.wetHour
     /// At least this share of the precipitation as snow (water equivalent) makes it frozen.
     static let frozenShare = 0.5
     /// At least this share of the precipitation from the convection scheme makes it showers.
