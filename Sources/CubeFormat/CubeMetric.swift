@@ -25,12 +25,23 @@ public struct CubeMetric: Sendable, Equatable {
 
   /// The 16-bit word for `value`: `missing` for NaN, nil when the value cannot be
   /// represented (a silently clamped number would be a wrong number).
+  ///
+  /// The word is `((value − offset) / scale).rounded()` (halves away from zero), in 0…65534.
+  /// It is computed without libm's `round`, a call per value that was a fifth of the cost
+  /// of writing a cube, and without a branch on the fraction, which a CPU mispredicts half
+  /// the time: the ratio's bounds are checked first, so that truncating it is exact; the
+  /// fraction left is exact too, and so is twice it, which truncates to 1 exactly when the
+  /// fraction is one half or more. The word is the one `rounded()` gives, bit for bit.
   @inlinable
   public func quantize(_ value: Double) -> UInt16? {
     guard !value.isNaN else { return Self.missing }
-    let q = ((value - offset) / scale).rounded()
-    guard q >= 0, q <= 65534 else { return nil }
-    return UInt16(q)
+    let ratio = (value - offset) / scale
+    // `rounded()` makes −0.5 −1 and 65534.5 65535, both out of range; everything between
+    // rounds into 0…65534 (−0.4… to −0, which is 0).
+    guard ratio > -0.5, ratio < 65534.5 else { return nil }
+    let whole = Int(ratio)
+    let up = Int((ratio - Double(whole)) * 2)
+    return UInt16(truncatingIfNeeded: whole + up)
   }
 
   /// The value of a stored word, nil when missing.

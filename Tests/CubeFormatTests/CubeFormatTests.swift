@@ -68,6 +68,37 @@ private func flip(_ path: String, at offset: Int) throws {
     #expect(file.fileBytes <= 2 * values + 256 + 96 * 2 + 8 * header.cells + 3 * 64)
   }
 
+  /// `quantize` rounds without libm; the word must be the one `rounded()` gives for every
+  /// value: at and beside every half step, at both ends of the range and far outside it.
+  @Test func quantizingAgreesWithLibmRoundingBitForBit() {
+    func oracle(_ metric: CubeMetric, _ value: Double) -> UInt16? {
+      guard !value.isNaN else { return CubeMetric.missing }
+      let q = ((value - metric.offset) / metric.scale).rounded()
+      guard q >= 0, q <= 65534 else { return nil }
+      return UInt16(q)
+    }
+    var generator = SystemRandomNumberGenerator()
+    for metric in [
+      CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150),
+      CubeMetric(name: "rain", unit: "mm", temporal: 1, scale: 0.1, offset: 0),
+      CubeMetric(name: "code", unit: "wmo", temporal: 2, scale: 1, offset: 0),
+    ] {
+      var values: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -0.0, 0, 1e300, -1e300]
+      for ratio in [-1.5, -1, -0.5, -0.25, 0, 0.5, 1, 1.5, 2.5, 12_345.5, 65_533.5, 65_534, 65_534.5, 65_535] {
+        let value = metric.offset + ratio * metric.scale
+        values += [value, value.nextUp, value.nextDown, value.nextUp.nextUp, value.nextDown.nextDown]
+      }
+      for _ in 0..<100_000 {
+        let ratio = Double.random(in: -2...65_537, using: &generator)
+        values.append(metric.offset + ratio * metric.scale)
+        // Halves exactly, where the two roundings could part.
+        values.append(metric.offset + (Double(Int.random(in: -2...65_537, using: &generator)) + 0.5) * metric.scale)
+      }
+      let differing = values.filter { metric.quantize($0) != oracle(metric, $0) }
+      #expect(differing.isEmpty, "\(metric.name): \(differing.prefix(5))")
+    }
+  }
+
   @Test func valuesOutsideTheRangeAreReportedNotClamped() throws {
     let metric = CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)
     #expect(metric.quantize(-150.004) == 0)
