@@ -1,4 +1,7 @@
 import CubeFormat
+import Dispatch
+import Foundation
+import Synchronization
 import UTCTime
 
 /// Writes an ingest plan into a cube, streaming step by step, and publishes it atomically.
@@ -32,22 +35,29 @@ enum CubePublisher {
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }
-    for (index, step) in plan.steps.enumerated() {
-      let values: [[Double]]
-      do {
-        values = try plan.derive(step)
-      } catch {
-        writer.abandon()
-        throw error
-      }
-      for (slot, metric) in plan.metrics.enumerated() {
-        if let cell = writer.write(metric: slot, step: index, values: values[slot]) {
+    // Steps are derived a batch at a time, one per core, and written in step order, so that
+    // an error names the first step that has one, as a one-at-a-time ingest would.
+    let batch = concurrentSteps(cells: plan.width * plan.height, metrics: plan.metrics.count)
+    for first in stride(from: 0, to: plan.steps.count, by: batch) {
+      let indices = first..<min(first + batch, plan.steps.count)
+      for (index, derived) in zip(indices, derive(indices, plan.derive)) {
+        let step = plan.steps[index]
+        let values: [[Double]]
+        switch derived {
+        case .success(let success): values = success
+        case .failure(let error):
           writer.abandon()
-          throw IngestError(
-            path: step.path, variable: metric.name,
-            reason:
-              "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)"
-          )
+          throw error
+        }
+        for (slot, metric) in plan.metrics.enumerated() {
+          if let cell = writer.write(metric: slot, step: index, values: values[slot]) {
+            writer.abandon()
+            throw IngestError(
+              path: step.path, variable: metric.name,
+              reason:
+                "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)"
+            )
+          }
         }
       }
     }
@@ -58,5 +68,33 @@ enum CubePublisher {
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }
+  }
+
+  /// The bytes of derived values in flight at once, at most: two steps of a 1,000 × 1,000
+  /// grid with 20 metrics.
+  static let derivedBudget = 320 << 20
+
+  /// How many steps are derived at once: one per core, up to 8, as long as their values
+  /// fit in `derivedBudget`; at least one.
+  static func concurrentSteps(cells: Int, metrics: Int) -> Int {
+    let perStep = max(1, cells * max(metrics, 1) * MemoryLayout<Double>.stride)
+    return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, derivedBudget / perStep))
+  }
+
+  /// The values of the steps `indices`, derived at once, one thread per step, in order.
+  /// Each step's derivation reads its files under libnetcdf's lock and computes alone.
+  private static func derive(
+    _ indices: Range<Int>, _ derive: @Sendable (Int) throws(IngestError) -> [[Double]]
+  ) -> [Result<[[Double]], IngestError>] {
+    guard indices.count > 1 else {
+      return indices.map { index in Result { () throws(IngestError) in try derive(index) } }
+    }
+    let results = Mutex([Result<[[Double]], IngestError>?](repeating: nil, count: indices.count))
+    DispatchQueue.concurrentPerform(iterations: indices.count) { offset in
+      let result = Result { () throws(IngestError) in try derive(indices.lowerBound + offset) }
+      results.withLock { $0[offset] = result }
+    }
+    // `concurrentPerform` returns after every iteration has run, so every slot is filled.
+    return results.withLock { $0.compactMap { $0 } }
   }
 }

@@ -6,30 +6,38 @@
 /// amount is known only when the input starts at the run's initial time (where the
 /// accumulation is zero); otherwise it is NaN (unknown), never the raw accumulation.
 /// Negative differences are round-off and become 0.
+///
+/// Each step's amount depends only on its own accumulation and one earlier step's, read
+/// again rather than remembered, so that steps can be derived in any order and several
+/// at once.
 struct Deaccumulator {
   private let stepSeconds: Int64
   private let startsAtRunStart: Bool
-  /// The accumulations of the last hour's steps, oldest first.
-  private var history: [[Double]] = []
 
   init(stepSeconds: Int64, startsAtRunStart: Bool) {
     self.stepSeconds = stepSeconds
     self.startsAtRunStart = startsAtRunStart
   }
 
-  /// The hourly amounts at the next step, given its accumulated field.
-  mutating func next(_ accumulated: [Double]) -> [Double] {
+  /// The step whose accumulation is subtracted from step `index`'s (`index` itself at the
+  /// run's start), or nil when the amount at `index` cannot be known.
+  func earlierStep(of index: Int) -> Int? {
     let stepsPerHour = max(1, Int(3600 / stepSeconds))
+    if index >= stepsPerHour { return index - stepsPerHour }
+    // Fewer than an hour of earlier steps: only the run's start makes this knowable, and
+    // then the accumulation since the first step is the hour's so far.
+    return startsAtRunStart ? 0 : nil
+  }
+
+  /// The hourly amounts at a step, given its accumulated field and that of its
+  /// `earlierStep`.
+  func amounts(_ accumulated: [Double], since earlier: [Double]) -> [Double] {
     let hoursPerStep = Double(max(stepSeconds, 3600)) / 3600
-    defer {
-      history.append(accumulated)
-      if history.count > stepsPerHour { history.removeFirst() }
-    }
-    guard let earlier = history.count == stepsPerHour ? history.first : nil else {
-      // Fewer than an hour of earlier steps: only the run's start makes this knowable.
-      guard startsAtRunStart else { return Array(repeating: .nan, count: accumulated.count) }
-      return zip(accumulated, history.first ?? accumulated).map { max($0 - $1, 0) }
-    }
     return zip(accumulated, earlier).map { max($0 - $1, 0) / hoursPerStep }
+  }
+
+  /// The amounts of a step whose earlier accumulation cannot be known.
+  static func unknown(cells: Int) -> [Double] {
+    Array(repeating: .nan, count: cells)
   }
 }

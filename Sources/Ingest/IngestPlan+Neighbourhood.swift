@@ -25,8 +25,8 @@ extension IngestPlan {
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
-      derive: { (step) throws(IngestError) in
-        var values = try derive(step)
+      derive: { (index) throws(IngestError) in
+        var values = try derive(index)
         let percentages = neighbourhood.percentages(rain: values[rainSlot])
         if let existing { values[existing] = percentages } else { values.append(percentages) }
         return values

@@ -17,7 +17,8 @@ struct IngestPlan {
   let gridSpacing: Double
   let metrics: [Metric]
   let warnings: [String]
-  /// The values of `metrics` at a step (`[metric][cell]`, NaN where unknown). Called once
-  /// per step in time order, so it may keep state (deaccumulation).
-  let derive: (StepSource) throws(IngestError) -> [[Double]]
+  /// The values of `metrics` at `steps[index]` (`[metric][cell]`, NaN where unknown).
+  /// The publisher derives several steps at once, in no particular order, so it keeps no
+  /// state between calls and may run on any thread.
+  let derive: @Sendable (_ index: Int) throws(IngestError) -> [[Double]]
 }

@@ -38,7 +38,7 @@ enum MM5Convention {
       "TRUELAT1": .reals([scalar("stdlat_1")]), "TRUELAT2": .reals([scalar("stdlat_2")]),
       "STAND_LON": .reals([scalar("stdlon")]),
     ]
-    var derivation = try WRFDerivation(
+    let derivation = try WRFDerivation(
       DerivationInput(
         available: source.available, attributes: attributes, stepSeconds: stepSeconds,
         startsAtRunStart: firstStep.time == reference, label: scan.firstPath),
@@ -52,7 +52,7 @@ enum MM5Convention {
           code: code,
           parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
         gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics, warnings: derivation.warnings,
-        derive: { (step) throws(IngestError) in try derivation.derive(step, reader: source) })
+        derive: { (index) throws(IngestError) in try derivation.derive(index, of: steps, reader: source) })
     ]
   }
 }
@@ -75,16 +75,15 @@ extension MM5Convention {
 }
 
 /// MM5 archiver fields under WRF's names and units.
-final class MM5FieldSource: FieldSource {
+final class MM5FieldSource: FieldSource, Sendable {
   let width: Int
   let height: Int
   let scalars: [String: Double]
   /// The WRF names this file can provide.
   let available: Set<String>
   private let rainToMillimetres: Double
-  private var file: NCFile
-
-  deinit { file.close() }
+  /// The run's files, each opened once (the first by `init`).
+  private let inputs = OpenInputs()
 
   /// WRF name → MM5 name for the fields that need no more than renaming.
   private static let renamed = [
@@ -93,8 +92,7 @@ final class MM5FieldSource: FieldSource {
 
   /// Opens its own handle on `path`: the source outlives the scan that found the file.
   init(path: String) throws(IngestError) {
-    let file = try NCFile.openForIngest(path)
-    self.file = file
+    let file = try inputs.file(path)
     let shape = (try? file.variable("latitcrs").shape) ?? []
     guard shape.count == 2 else {
       throw IngestError(path: file.path, variable: "latitcrs", reason: "expected latitcrs(i, j)")
@@ -127,18 +125,15 @@ final class MM5FieldSource: FieldSource {
   }
 
   func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
-    try readingInput(name, from: step.path) { () throws -> [Double] in
-      if file.path != step.path {
-        file.close()
-        file = try NCFile.open(step.path)
-      }
+    let file = try inputs.file(step.path)
+    return try readingInput(name, from: step.path) { () throws -> [Double] in
       switch name {
       case "RAINC", "RAINNC":
-        return try surface(name == "RAINC" ? "rain_con" : "rain_non", step).map { $0 * rainToMillimetres }
+        return try surface(name == "RAINC" ? "rain_con" : "rain_non", step, in: file).map { $0 * rainToMillimetres }
       case "PSFC":
         // The surface pressure is the reference p* plus the top plus the lowest level's
         // perturbation (the last level: MM5 counts levels from the top).
-        let pstar = try surface("pstarcrs", step)
+        let pstar = try surface("pstarcrs", step, in: file)
         let levels = try file.variable("pp").shape[1]
         let pp = try file.readUnpacked(
           "pp", start: [step.index, levels - 1, 0, 0], count: [1, 1, height, width])
@@ -148,7 +143,7 @@ final class MM5FieldSource: FieldSource {
         guard let mm5 = Self.renamed[name] else {
           throw IngestError(path: step.path, variable: name, reason: "no MM5 equivalent")
         }
-        return try surface(mm5, step)
+        return try surface(mm5, step, in: file)
       }
     }
   }
@@ -159,7 +154,7 @@ final class MM5FieldSource: FieldSource {
     throw IngestError(path: step.path, variable: name, reason: "no 3-D MM5 field is read")
   }
 
-  private func surface(_ name: String, _ step: StepSource) throws -> [Double] {
+  private func surface(_ name: String, _ step: StepSource, in file: NCFile) throws -> [Double] {
     let variable = try file.variable(name)
     return variable.shape.count == 3
       ? try file.readUnpacked(name, start: [step.index, 0, 0], count: [1, height, width])

@@ -18,7 +18,7 @@ enum WRFConvention {
     _ = try reference.validated()
     try requireOneGrid(inventory, reference: reference, reader: reader)
     let (latitudes, longitudes) = (reference.latitudes, reference.longitudes)
-    var derivation = try WRFDerivation(
+    let derivation = try WRFDerivation(
       DerivationInput(
         available: Set(inventory.variables.keys), attributes: inventory.globalAttributes,
         stepSeconds: inventory.stepSeconds, startsAtRunStart: inventory.startsAtRunStart,
@@ -34,7 +34,9 @@ enum WRFConvention {
         parameters: ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
           .map { attributes[$0]?.number ?? .nan }),
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics, warnings: derivation.warnings,
-      derive: { (step) throws(IngestError) in try derivation.derive(step, reader: reader) })
+      derive: { [steps = inventory.steps] (index) throws(IngestError) in
+        try derivation.derive(index, of: steps, reader: reader)
+      })
   }
 
   /// XLAT/XLONG at a step.

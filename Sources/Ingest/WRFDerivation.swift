@@ -27,10 +27,7 @@ struct WRFDerivation {
   private let hasLiftedIndex: Bool
   /// The 3-D fields some metric reads at every level.
   private let wholeVolumes: Set<String>
-  private var rain: Deaccumulator
-  private var showers: Deaccumulator
-  private var snow: Deaccumulator
-  private var hail: Deaccumulator
+  private let deaccumulator: Deaccumulator
 
   /// Snow depth per water equivalent, cm/mm: Open-Meteo's 7:1 ratio.
   static let snowfallRatio = 0.7
@@ -157,8 +154,7 @@ struct WRFDerivation {
     wholeVolumes = whole
     self.metrics = metrics
     self.warnings = warnings
-    rain = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
-    (showers, snow, hail) = (rain, rain, rain)
+    deaccumulator = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
   }
 
   /// The hour's precipitation amounts at a step (mm), nil where not derived.
@@ -169,10 +165,15 @@ struct WRFDerivation {
     var hail: [Double]?
   }
 
-  /// The metrics' values at one step (`[metric][cell]`, NaN where unknown), in `metrics` order.
-  mutating func derive(_ step: StepSource, reader: some FieldSource) throws(IngestError) -> [[Double]] {
-    let fields = StepFields(reader, step: step, whole: wholeVolumes)
-    let hour = try hourAmounts(fields)
+  /// The metrics' values at `steps[index]` (`[metric][cell]`, NaN where unknown), in
+  /// `metrics` order. Depends on nothing but the files, so steps may be derived in any
+  /// order and at once.
+  func derive(_ index: Int, of steps: [StepSource], reader: some FieldSource) throws(IngestError) -> [[Double]] {
+    let fields = StepFields(reader, step: steps[index], whole: wholeVolumes)
+    let earlier = deaccumulator.earlierStep(of: index).map {
+      $0 == index ? fields : StepFields(reader, step: steps[$0])
+    }
+    let hour = try hourAmounts(fields, since: earlier)
     var derived: [Metric: [Double]] = [:]
     var perLevel: [Double]?
     var layers: (low: [Double], mid: [Double], high: [Double])?
@@ -229,32 +230,42 @@ struct WRFDerivation {
     return metrics.map { derived[$0] ?? [] }
   }
 
-  /// Advances every deaccumulation in use by one step, whichever metrics read it.
-  private mutating func hourAmounts(_ fields: StepFields) throws(IngestError) -> HourAmounts {
-    var hour = HourAmounts()
-    func sum(_ names: [String], buckets: [String]) throws(IngestError) -> [Double] {
-      var total = [Double](repeating: 0, count: fields.cells)
-      for name in names {
-        let values = try fields.field(name)
-        for cell in total.indices { total[cell] += values[cell] }
-      }
-      for name in buckets {
-        let values = try fields.field(name)
-        for cell in total.indices { total[cell] += values[cell] * bucketMillimetres }
-      }
-      return total
+  /// The hour's amounts of every accumulation in use, whichever metrics read it, from the
+  /// step's accumulations and those of its earlier step (nil when the amounts cannot be
+  /// known there).
+  private func hourAmounts(_ fields: StepFields, since earlier: StepFields?) throws(IngestError) -> HourAmounts {
+    func amounts(
+      _ accumulated: (StepFields) throws(IngestError) -> [Double]
+    ) throws(IngestError) -> [Double] {
+      guard let earlier else { return Deaccumulator.unknown(cells: fields.cells) }
+      return deaccumulator.amounts(try accumulated(fields), since: try accumulated(earlier))
     }
+    func sum(_ names: [String], buckets: [String]) -> (StepFields) throws(IngestError) -> [Double] {
+      { (fields) throws(IngestError) in
+        var total = [Double](repeating: 0, count: fields.cells)
+        for name in names {
+          let values = try fields.field(name)
+          for cell in total.indices { total[cell] += values[cell] }
+        }
+        for name in buckets {
+          let values = try fields.field(name)
+          for cell in total.indices { total[cell] += values[cell] * bucketMillimetres }
+        }
+        return total
+      }
+    }
+    var hour = HourAmounts()
     if metrics.contains(.rain) {
-      hour.total = rain.next(try sum(rainInputs, buckets: bucketInputs))
+      hour.total = try amounts(sum(rainInputs, buckets: bucketInputs))
     }
     if metrics.contains(.showers) {
-      hour.convective = showers.next(try sum(showerInputs, buckets: bucketInputs.filter { $0 == "I_RAINC" }))
+      hour.convective = try amounts(sum(showerInputs, buckets: bucketInputs.filter { $0 == "I_RAINC" }))
     }
     if metrics.contains(.snow) {
-      hour.snow = snow.next(try fields.field("SNOWNC"))
+      hour.snow = try amounts { (fields) throws(IngestError) in try fields.field("SNOWNC") }
     }
     if hasHail, metrics.contains(.weatherCode) {
-      hour.hail = hail.next(try fields.field("HAILNC"))
+      hour.hail = try amounts { (fields) throws(IngestError) in try fields.field("HAILNC") }
     }
     return hour
   }

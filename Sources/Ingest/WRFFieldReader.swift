@@ -1,7 +1,7 @@
 import NetCDF
 
 /// Reads the fields of one output step from the files the scan left open (`OpenInputs`).
-final class WRFFieldReader: FieldSource {
+final class WRFFieldReader: FieldSource, Sendable {
   let width: Int
   let height: Int
   /// The scan's open files, shared so that no file is opened twice.

@@ -1,11 +1,17 @@
 import CNetCDF
+import Synchronization
 
 /// An open NetCDF file (classic, 64-bit offset, or NetCDF-4/HDF5).
 ///
 /// The handle owns the libnetcdf file id and closes it when released; use
 /// `NCFile.withFile(_:_:)` to scope one. Metadata (dimensions, variables and attributes)
 /// is read once when the file opens.
-public final class NCFile {
+///
+/// A file opened for reading may be read from several threads at once: every libnetcdf
+/// call goes through `NCLibrary`'s lock, the metadata does not change after the open,
+/// and closing is atomic. Only a file being defined (`NCFile+Write`) changes its
+/// metadata, and its writer owns it alone; hence `@unchecked`.
+public final class NCFile: @unchecked Sendable {
   /// The path the file was opened or created with; every error names it.
   public let path: String
   /// The dimensions, in definition order.
@@ -16,7 +22,7 @@ public final class NCFile {
   public internal(set) var globalAttributes: [String: NCAttribute]
 
   let ncid: Int32
-  private var isOpen = true
+  private let isOpen = Atomic<Bool>(true)
 
   private init(path: String, ncid: Int32) throws(NCError) {
     self.path = path
@@ -57,8 +63,8 @@ public final class NCFile {
 
   /// Closes the file (`nc_close`). Further calls on the handle fail.
   public func close() {
-    guard isOpen else { return }
-    isOpen = false
+    // Whichever thread closes first closes; the others find it closed.
+    guard isOpen.exchange(false, ordering: .acquiringAndReleasing) else { return }
     NCLibrary.callIgnoringStatus { nc_close(ncid) }
   }
 

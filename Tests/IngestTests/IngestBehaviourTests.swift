@@ -1,11 +1,12 @@
 import CubeFormat
 import Foundation
-import Ingest
 import NetCDF
 import PointQuery
 import SampleRun
 import Testing
 import _TestSupport
+
+@testable import Ingest
 
 /// A short generated run (hourly unless `stepMinutes` says otherwise) in a fresh directory.
 private func generatedRun(hours: Int, stepMinutes: Int = 60, in directory: String) throws -> [String] {
@@ -92,6 +93,25 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
       let value = try #require(try cube.value(try cube.metric("rain"), at: location, time: cube.time(ofStep: step)))
       #expect(abs(value - expected) <= 0.01, "step \(step)")
     }
+  }
+
+  /// Steps are derived several at once and in no fixed order (`CubePublisher`), so each
+  /// step's values must depend on the files alone, never on which steps came before:
+  /// deriving backwards gives every value, bit for bit, that deriving forwards gives,
+  /// including the hour's amounts of quarter-hour steps, which reach back four steps.
+  @Test(arguments: [60, 15]) func eachStepIsDerivedFromTheFilesAlone(stepMinutes: Int) throws {
+    let directory = SampleFiles.temporaryDirectory("alone")
+    defer { SampleFiles.remove(directory) }
+    let files = try generatedRun(hours: 2, stepMinutes: stepMinutes, in: "\(directory)/run")
+    let plan = try #require(try WRFConvention.plans(files).first).addingPrecipitationNeighbourhood()
+    let steps = plan.steps.indices
+    let forwards = try steps.map { try plan.derive($0) }
+    let backwards = try steps.reversed().map { try plan.derive($0) }.reversed()
+    let bits = { (values: [[[Double]]]) in values.map { $0.map { $0.map(\.bitPattern) } } }
+    #expect(bits(Array(backwards)) == bits(forwards))
+    // The comparison is not of empty or unknown values: rain is known after the first step.
+    let rain = try #require(plan.metrics.firstIndex(of: .rain))
+    #expect(forwards.last?[rain].contains { $0 > 0 } == true)
   }
 
   @Test func duplicateStepsAndGapsAreErrorsNamingTheFiles() throws {

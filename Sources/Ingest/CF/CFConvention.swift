@@ -45,7 +45,7 @@ enum CFConvention {
         projection: CubeProjection(
           code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
         gridSpacing: spacing, metrics: derivation.metrics, warnings: derivation.warnings,
-        derive: { (step) throws(IngestError) in try derivation.derive(step, reader: reader) })
+        derive: { (index) throws(IngestError) in try derivation.derive(steps[index], reader: reader) })
     ]
   }
 }
@@ -286,24 +286,18 @@ struct CFDerivation {
   }
 }
 
-/// Reads one field at one step, keeping the current file open.
-final class CFFieldReader {
+/// Reads one field at one step from the run's files, each opened once.
+final class CFFieldReader: Sendable {
   let grid: CFGrid
-  private var file: NCFile?
+  private let inputs = OpenInputs()
 
   var cells: Int { grid.width * grid.height }
 
   init(grid: CFGrid) { self.grid = grid }
 
-  deinit { file?.close() }
-
   func read(_ field: CFField, at step: StepSource) throws(IngestError) -> [Double] {
+    let file = try inputs.file(step.path)
     do throws(NCError) {
-      if file?.path != step.path {
-        file?.close()
-        file = try NCFile.open(step.path)
-      }
-      guard let file else { return [] }
       let variable = try file.variable(field.variable)
       var start: [Int] = []
       var count: [Int] = []

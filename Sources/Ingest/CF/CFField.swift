@@ -88,7 +88,7 @@ struct CFField {
   let variable: String
   /// Index along the variable's vertical dimension, if it has one.
   let level: Int?
-  let convert: (Double) -> Double
+  let convert: @Sendable (Double) -> Double
 
   /// Finds `quantity` in `file` on `grid`; nil when the file does not have it. A variable
   /// that matches but whose units cannot be converted is an error naming it.

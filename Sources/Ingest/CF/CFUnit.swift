@@ -13,7 +13,7 @@ enum CFUnit: String {
 
   /// A conversion from `units` (as written in the file's `units` attribute), or nil when
   /// nwpcube does not know how: a guess would be a silently wrong number.
-  func converter(from units: String) -> ((Double) -> Double)? {
+  func converter(from units: String) -> (@Sendable (Double) -> Double)? {
     let u = units.trimmingCharacters(in: .whitespaces)
     switch self {
     case .celsius:
