@@ -19,11 +19,14 @@ public struct ServiceSettings: Sendable {
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64
+  /// The API keys required, nil for none (`--keys`).
+  public var keys: APIKeySettings?
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
     idleTimeout: TimeAmount = .seconds(60),
-    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) }
+    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) },
+    keys: APIKeySettings? = nil
   ) {
     self.store = store
     self.host = host
@@ -31,6 +34,7 @@ public struct ServiceSettings: Sendable {
     self.limits = limits
     self.idleTimeout = idleTimeout
     self.clock = clock
+    self.keys = keys
   }
 }
 
