@@ -15,6 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
       connections and lets requests in flight finish. Each request is logged as one line \
       with its method, path, status, duration and request id. The API is described by \
       GET /openapi.yaml.
+
+      With --keys FILE every route but /healthz and /metrics requires an API key (the \
+      apikey query parameter), and the file is read again on SIGHUP; docs/keys.md \
+      describes the file.
       """
   )
 
@@ -30,7 +34,19 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
+  @Option(
+    help: ArgumentHelp(
+      "A keys file: one API key a line, with an optional name= and limit= (docs/keys.md); every route but /healthz and /metrics then requires a key. Reloaded on SIGHUP.",
+      valueName: "file"))
+  var keys: String?
+
+  @Flag(help: "With --keys, answer the legacy app's *.php endpoints without a key (the app sends none).")
+  var keysExemptLegacy = false
+
   func validate() throws {
+    guard keys != nil || !keysExemptLegacy else {
+      throw ValidationError("--keys-exempt-legacy exempts the legacy endpoints from --keys FILE, which is not given")
+    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -42,7 +58,18 @@ struct ServeCommand: AsyncParsableCommand {
     LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
     var logger = Logger(label: "nwpcube.serve")
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-    let app = try buildApplication(ServiceSettings(store: store, host: host, port: port), logger: logger)
+    var settings = ServiceSettings(store: store, host: host, port: port)
+    if let keys {
+      do throws(KeyFileError) {
+        settings.keys = try APIKeySettings(file: keys, exemptLegacy: keysExemptLegacy)
+      } catch {
+        throw ValidationError("--keys: \(error)")
+      }
+      logger.info(
+        "API keys required",
+        metadata: ["file": "\(keys)", "keys": "\(settings.keys?.count ?? 0)", "legacy_exempt": "\(keysExemptLegacy)"])
+    }
+    let app = try buildApplication(settings, logger: logger)
     let services = ServiceGroup(
       configuration: ServiceGroupConfiguration(
         services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

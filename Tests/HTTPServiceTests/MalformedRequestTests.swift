@@ -205,4 +205,51 @@ import _TestSupport
     // Every kind of refusal was exercised.
     #expect(statuses.keys.contains(400) && statuses.keys.contains(404) && statuses.keys.contains(414), "\(statuses)")
   }
+
+  /// Malformed keys on every route of a server that requires keys: an over-long key, an
+  /// empty `apikey=`, a key given twice and other broken keys, each refused in its family's
+  /// error shape with a message naming `apikey`; the server answers the right key after.
+  @Test func everyMalformedKeyGets4xxNamingTheKeyInItsFamilysShape() async throws {
+    let client = try await KeyedService.server().client
+    let key = KeyedService.key("alice")
+    let overLong = String(repeating: "k", count: 129)
+    let huge = String(repeating: "k", count: 5_000)
+    let missing = "apikey: missing; this server requires an API key: give it as the query parameter apikey"
+    let empty = "apikey: empty; this server requires an API key: give it as the query parameter apikey"
+    let twice = "apikey: given more than once; give each parameter once"
+    let cases: [(key: String, status: Int, message: String)] = [
+      ("apikey=\(overLong)", 401, "apikey: not a valid API key; it is 129 characters long, and keys have at most 128"),
+      ("apikey=\(huge)", 401, "apikey: not a valid API key; it is 5000 characters long, and keys have at most 128"),
+      ("apikey=", 401, empty),
+      ("apikey", 401, empty),
+      ("apikey=\(key)&apikey=\(key)", 400, twice),
+      ("apikey=\(key)&apikey=\(KeyedService.wrongKey)", 400, twice),
+      ("apikey=&apikey=\(key)", 400, twice),
+      ("api%6Bey=\(key)&apikey=\(key)", 400, twice),
+      ("APIKEY=\(key)", 401, missing),
+      ("apikey=%20\(key)", 401, "apikey: not a valid API key"),
+      ("apikey=\(key)%00", 401, "apikey: not a valid API key"),
+      ("apikey=%C3%A9\(key.dropFirst())", 401, "apikey: not a valid API key"),
+      (
+        "apikey=\(key)%", 400,
+        "the query string has malformed percent-encoding in 'apikey=\(key)%'; encode bytes as %XX with two "
+          + "hexadecimal digits, in UTF-8"
+      ),
+      ("apikey=\(String(repeating: "k", count: 9_000))", 414, "the query string is "),
+    ]
+    let paths = Self.endpoints.map { Self.target($0.path, $0.good) } + ["/v1/runs", "/openapi.yaml"]
+    for base in paths {
+      for (keyPart, status, message) in cases {
+        let target = base + (base.contains("?") ? "&" : "?") + keyPart
+        let answer = try await client.get(target)
+        let text = "\(target.prefix(200)) → \(answer.body.prefix(300))"
+        #expect(answer.status == status, "\(text)")
+        #expect(answer.mediaType == "application/json", "\(text)")
+        let said = base.hasPrefix("/v1/") ? answer.openMeteoErrorReason : answer.errorMessage
+        #expect(status == 414 ? said?.hasPrefix(message) == true : said == message, "\(text)")
+      }
+      let good = try await client.get(base + (base.contains("?") ? "&" : "?") + "apikey=\(key)")
+      #expect(good.status == 200, "\(base): \(good.body.prefix(300))")
+    }
+  }
 }

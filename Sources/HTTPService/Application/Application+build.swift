@@ -35,6 +35,14 @@ public func buildApplication(
   // Outermost first: the log and the metrics see the status the error middleware chose.
   router.add(middleware: RequestLogMiddleware())
   router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+  // Inside the log and the metrics, which see its refusals; outside the error middleware, so
+  // that it counts each key's requests by the status they got.
+  let keys = settings.keys.map { APIKeyStore($0.file) }
+  if let keys { metrics.startKeyMetrics(count: keys.count) }
+  router.add(
+    middleware: APIKeyMiddleware(
+      keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics, routed: Set(routedPaths),
+      maximumQueryBytes: settings.limits.queryBytes))
   router.add(middleware: JSONErrorMiddleware())
   router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
   LegacyRoutes(forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
@@ -48,6 +56,7 @@ public func buildApplication(
         additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: settings.idleTimeout)),
     configuration: ApplicationConfiguration(
       address: .hostname(settings.host, port: settings.port), serverName: "nwpcube"),
+    services: keys.map { [KeyReloadService(keys: $0, metrics: metrics, logger: logger)] } ?? [],
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
     logger: logger)
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// Each application has its own registry rather than swift-metrics' process-wide one, so
 /// that several servers in one process (the tests) count separately.
 final class ServiceMetrics: Sendable {
-  private let registry = PrometheusCollectorRegistry()
+  /// Internal for the extensions that add metrics of their own (`ServiceMetrics+Keys`).
+  let registry = PrometheusCollectorRegistry()
   private let cubes: Gauge
   private let generation: Gauge
   private let newestRun: Gauge

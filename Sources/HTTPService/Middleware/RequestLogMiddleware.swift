@@ -24,7 +24,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
       "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
       "duration_ms": "\(duration.milliseconds)",
     ]
-    if let query = request.uri.query {
+    if let query = request.uri.query.map({ KeyLocation.query($0, redacting: APIFamily.keyParameters) }) {
       metadata["query"] = "\(query.count <= Self.queryLimit ? query : String(query.prefix(Self.queryLimit)) + "…")"
     }
     context.logger.info("request", metadata: metadata)

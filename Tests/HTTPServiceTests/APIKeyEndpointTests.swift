@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import HTTPService
+
+/// Servers with `--keys`: every route and every family refuses no key and a wrong key with
+/// 401 in its own error shape and answers the right key as a server without keys does; the
+/// probes never need a key; the legacy exemption; counting by key name; the rate limit.
+@Suite struct APIKeyEndpointTests {
+  enum Shape { case nwpcube, openMeteo }
+
+  /// One request per route, and one for a path without a route, with the error shape of
+  /// its family.
+  static let targets: [(target: String, shape: Shape)] =
+    MalformedRequestTests.endpoints.filter { !$0.path.hasPrefix("/v1/") }.map {
+      (MalformedRequestTests.target($0.path, $0.good), .nwpcube)
+    } + [
+      ("/v1/forecast?latitude=38.1294&longitude=-8.9341&hourly=temp&daily=temp_max", .openMeteo),
+      ("/v1/runs", .openMeteo), ("/openapi.yaml", .nwpcube), ("/no-such-path?x=1", .nwpcube),
+    ]
+
+  static let missing = "apikey: missing; this server requires an API key: give it as the query parameter apikey"
+  static let unknown = "apikey: not a valid API key"
+
+  /// The message of an error in `shape`, nil when the body is not one.
+  static func message(_ answer: HTTPTestResponse, _ shape: Shape) -> String? {
+    shape == .openMeteo ? answer.openMeteoErrorReason : answer.errorMessage
+  }
+
+  @Test func everyRouteAndFamilyRefusesNoKeyAndWrongKeysAndAnswersTheRightKeyAsAnOpenServerDoes() async throws {
+    let keyed = try await KeyedService.server().client
+    let open = try await SampleService.server().client
+    let alice = KeyedService.key("alice")
+    let wrong = [KeyedService.wrongKey, String(alice.dropLast()), alice + "x", KeyedService.key("alice").uppercased()]
+    // Every route is here, bar the probes, which need no key.
+    #expect(
+      Set(Self.targets.map { String($0.target.prefix { $0 != "?" }) }).isSuperset(
+        of: Set(routedPaths).subtracting(APIFamily.exemptPaths)))
+    for (target, shape) in Self.targets {
+      let none = try await keyed.get(target)
+      #expect(none.status == 401 && none.mediaType == "application/json", "\(target): \(none.body)")
+      #expect(Self.message(none, shape) == Self.missing, "\(target): \(none.body)")
+      for key in wrong {
+        let refused = try await keyed.get(KeyedService.target(target, key: key))
+        #expect(refused.status == 401, "\(target) \(key): \(refused.body)")
+        #expect(Self.message(refused, shape) == Self.unknown, "\(target) \(key): \(refused.body)")
+      }
+      for name in ["alice", "bob"] {
+        let answered = try await keyed.get(KeyedService.target(target, key: KeyedService.key(name)))
+        let expected = try await open.get(target)
+        #expect(answered.status == expected.status, "\(target) \(name): \(answered.body.prefix(300))")
+        // The forecast's body may carry the time it took; the rest must be the same bytes.
+        if !target.hasPrefix("/v1/forecast") { #expect(answered.body == expected.body, "\(target) \(name)") }
+      }
+    }
+    // The key given first or in the middle of the query is taken out just as well: the
+    // forecast route refuses parameters it does not know, apikey among them.
+    let first = try await keyed.get("/v1/forecast?apikey=\(alice)&latitude=38.1294&longitude=-8.9341&hourly=temp")
+    #expect(first.status == 200, "\(first.body.prefix(300))")
+    let encodedName = try await keyed.get(
+      "/v1/forecast?latitude=38.1294&api%6Bey=\(alice)&longitude=-8.9341&hourly=temp")
+    #expect(encodedName.status == 200, "\(encodedName.body.prefix(300))")
+  }
+
+  @Test func theProbesNeverNeedAKey() async throws {
+    let keyed = try await KeyedService.server().client
+    for path in [ServiceRoutes.healthPath, ServiceRoutes.metricsPath] {
+      for target in [path, KeyedService.target(path, key: KeyedService.wrongKey), path + "?apikey="] {
+        let answer = try await keyed.get(target)
+        #expect(answer.status == 200, "\(target): \(answer.body.prefix(200))")
+      }
+    }
+  }
+
+  @Test func theLegacyExemptionAnswersTheAppWithoutAKeyAndGuardsTheRest() async throws {
+    let exempt = try await KeyedService.server(exemptLegacy: true).client
+    let open = try await SampleService.server().client
+    for (target, shape) in Self.targets {
+      let answer = try await exempt.get(target)
+      if shape == .nwpcube && target.contains(".php") {
+        let expected = try await open.get(target)
+        #expect(answer.status == 200 && answer.body == expected.body, "\(target): \(answer.body.prefix(200))")
+      } else {
+        #expect(answer.status == 401 && Self.message(answer, shape) == Self.missing, "\(target): \(answer.body)")
+      }
+    }
+  }
+
+  @Test func requestsAreCountedByKeyNameAndNoKeyIsEverWrittenOut() async throws {
+    let server = try await KeyedService.start()
+    let quick = try #require(Self.targets.first?.target)
+    for _ in 0..<2 { _ = try await server.client.get(KeyedService.target(quick, key: KeyedService.key("alice"))) }
+    let bad = try await server.client.get(
+      KeyedService.target("/v1/forecast?latitude=38.1294&longitude=-8.9341", key: KeyedService.key("bob")))
+    #expect(bad.status == 400)
+    _ = try await server.client.get(KeyedService.target(quick, key: KeyedService.wrongKey))
+    let metrics = try await server.client.get(ServiceRoutes.metricsPath).body
+    #expect(metrics.contains(#"nwpcube_http_key_requests_total{key="alice",status="200"} 2"#), "\(metrics)")
+    // bob has no name: he is counted under his line.
+    #expect(metrics.contains(#"nwpcube_http_key_requests_total{key="line-3",status="400"} 1"#), "\(metrics)")
+    #expect(metrics.contains("nwpcube_api_keys 2"), "\(metrics)")
+    // The refusals are counted under their route, as every other answer is.
+    #expect(metrics.contains(#"nwpcube_http_requests_total{route="/QuickPrevByDate.php",status="401"} 1"#))
+    let logged = server.log.recorded.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+    for key in KeyedService.keys.values + [KeyedService.wrongKey] {
+      #expect(!metrics.contains(key) && !logged.contains(key), "\(key) written out")
+    }
+    #expect(logged.contains("apikey=(redacted)"))
+    try await server.stop()
+  }
+
+  @Test func aKeyOverItsLimitGets429WithRetryAfterInItsFamilysShape() async throws {
+    let openMeteoKey = "limited-open-meteo-0123456789abcdefghijk"
+    let legacyKey = "limited-legacy-0123456789abcdefghijklmnop"
+    let server = try await KeyedService.start(
+      "\(openMeteoKey) name=om limit=1/h\n\(legacyKey) limit=1/h name=legacy\n")
+    for (target, shape, key) in [
+      (Self.targets[4].target, Shape.openMeteo, openMeteoKey), (Self.targets[0].target, .nwpcube, legacyKey),
+    ] {
+      let first = try await server.client.get(KeyedService.target(target, key: key))
+      #expect(first.status == 200, "\(target): \(first.body.prefix(200))")
+      let second = try await server.client.get(KeyedService.target(target, key: key))
+      #expect(second.status == 429, "\(target): \(second.body)")
+      // A whole number of seconds within the hour it takes to earn one request back.
+      let wait = try #require(second.headers["retry-after"].flatMap { Int($0) }, "\(second.headers)")
+      #expect((1...3_600).contains(wait))
+      #expect(
+        Self.message(second, shape)
+          == "apikey: this key's rate limit of 1 request per hour is reached; retry in \(wait) s", "\(second.body)")
+    }
+    let metrics = try await server.client.get(ServiceRoutes.metricsPath).body
+    #expect(metrics.contains(#"nwpcube_http_key_requests_total{key="om",status="429"} 1"#), "\(metrics)")
+    try await server.stop()
+  }
+
+  /// A server without keys takes a client's key out of the query too, so that a client that
+  /// always sends one (as paying Open-Meteo users do) is answered.
+  @Test func aServerWithoutKeysAnswersARequestCarryingAKeyAsOneWithout() async throws {
+    let open = try await SampleService.server().client
+    for (target, _) in Self.targets {
+      let plain = try await open.get(target)
+      let keyed = try await open.get(KeyedService.target(target, key: KeyedService.wrongKey))
+      #expect(keyed.status == plain.status, "\(target): \(keyed.body.prefix(300))")
+      if !target.hasPrefix("/v1/forecast") { #expect(keyed.body == plain.body, "\(target)") }
+    }
+  }
+}
