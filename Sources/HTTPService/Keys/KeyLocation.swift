@@ -1,0 +1,62 @@
+/// Where a request carries its key.
+enum KeyLocation: Sendable, Equatable {
+  /// A query parameter of this name; it is taken out of the query before the route reads
+  /// it, so that no route sees a key or refuses its name as unknown.
+  case query(String)
+  /// The path segment at this index (1 is the first after the leading `/`), which the
+  /// route's own pattern holds (Dark Sky's `/forecast/{key}/…`).
+  case pathSegment(Int)
+
+  /// What messages call the key: the parameter's name, or its place in the path.
+  var subject: String {
+    switch self {
+    case .query(let name): name
+    case .pathSegment(let index): "path segment \(index)"
+    }
+  }
+
+  /// How to pass a key, for the message that says one is missing.
+  var help: String {
+    switch self {
+    case .query(let name): "give it as the query parameter \(name)"
+    case .pathSegment(let index): "give it as path segment \(index)"
+    }
+  }
+
+  /// The `index`th segment of `path` (from 1), nil when the path is shorter.
+  static func segment(_ index: Int, of path: String) -> Substring? {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    guard index >= 1, index <= segments.count else { return nil }
+    return segments[segments.startIndex + index - 1]
+  }
+
+  /// `query` without the parameter `name` (as decoded); nil when nothing is left. Every
+  /// other parameter stays byte for byte as sent.
+  static func query(_ query: String?, removing name: String) -> String? {
+    guard let query else { return nil }
+    let kept = parameters(query).filter { $0.name != name }.map { String(decoding: $0.text, as: UTF8.self) }
+    return kept.isEmpty ? nil : kept.joined(separator: "&")
+  }
+
+  /// `query` with the values of the parameters `names` (as decoded) replaced by
+  /// `(redacted)`, for the log: a key must not be written where many can read it.
+  static func query(_ query: String, redacting names: [String]) -> String {
+    // Most queries have no key and no escape: they are logged as they came, unscanned.
+    guard query.utf8.contains(UInt8(ascii: "%")) || names.contains(where: { query.contains($0) }) else {
+      return query
+    }
+    return parameters(query).map { parameter in
+      guard let name = parameter.name, names.contains(name) else {
+        return String(decoding: parameter.text, as: UTF8.self)
+      }
+      return String(decoding: parameter.text.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self) + "=(redacted)"
+    }.joined(separator: "&")
+  }
+
+  /// Each `&`-separated part of `query` with its name decoded (nil when malformed).
+  private static func parameters(_ query: String) -> [(name: String?, text: Substring.UTF8View)] {
+    query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { part in
+      (QueryParameters.percentDecoded(part.prefix { $0 != UInt8(ascii: "=") }), part)
+    }
+  }
+}
