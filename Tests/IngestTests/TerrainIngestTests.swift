@@ -86,6 +86,63 @@ import _TestSupport
       "\(cfWarnings)")
   }
 
+  /// A small ERA5-style CF file: 2 m temperature plus, as `geopotential` says, a surface
+  /// geopotential `z` (time, lat, lon) or an orography `orog` (lat, lon), and a land-sea
+  /// mask `lsm` (a fraction).
+  static func writeCF(_ path: String, geopotential: Bool) throws -> (heights: [Double], fractions: [Double]) {
+    let (lats, lons) = ([44.0, 43, 42, 41], [350.0, 351, 352, 353, 354])
+    let file = try NCFile.create(path, format: .netcdf4)
+    defer { file.close() }
+    try file.defineDimension("time", length: nil)
+    try file.defineDimension("latitude", length: lats.count)
+    try file.defineDimension("longitude", length: lons.count)
+    try file.defineVariable("time", type: .int, dimensions: ["time"])
+    try file.setAttribute("units", .text("hours since 1900-01-01 00:00:00.0"), on: "time")
+    try file.defineVariable("latitude", type: .float, dimensions: ["latitude"])
+    try file.setAttribute("units", .text("degrees_north"), on: "latitude")
+    try file.defineVariable("longitude", type: .float, dimensions: ["longitude"])
+    try file.setAttribute("units", .text("degrees_east"), on: "longitude")
+    try file.defineVariable("t2m", type: .float, dimensions: ["time", "latitude", "longitude"])
+    try file.setAttribute("units", .text("K"), on: "t2m")
+    let height = geopotential ? "z" : "orog"
+    try file.defineVariable(
+      height, type: .float, dimensions: geopotential ? ["time", "latitude", "longitude"] : ["latitude", "longitude"])
+    try file.setAttribute("units", .text(geopotential ? "m**2 s**-2" : "m"), on: height)
+    if !geopotential { try file.setAttribute("standard_name", .text("surface_altitude"), on: height) }
+    try file.defineVariable("lsm", type: .float, dimensions: ["time", "latitude", "longitude"])
+    try file.setAttribute("units", .text("(0 - 1)"), on: "lsm")
+    try file.endDefinitions()
+    try file.write("latitude", start: [0], count: [4], lats)
+    try file.write("longitude", start: [0], count: [5], lons)
+    try file.write("time", start: [0], count: [2], [1_105_224.0, 1_105_225])
+    try file.write("t2m", start: [0, 0, 0], count: [2, 4, 5], (0..<40).map { 280 + Double($0) * 0.1 })
+    // Step 0 is what ingest reads; step 1 differs, so that reading it would show.
+    let heights = (0..<20).map { Double($0) * 123.45 }
+    let fractions = (0..<20).map { Double($0 % 4) * 0.25 }
+    try file.write(
+      height, start: geopotential ? [0, 0, 0] : [0, 0], count: geopotential ? [2, 4, 5] : [4, 5],
+      geopotential ? heights + heights.map { $0 + 1 } : heights)
+    try file.write("lsm", start: [0, 0, 0], count: [2, 4, 5], fractions + fractions.map { 1 - $0 })
+    return (heights, fractions)
+  }
+
+  @Test func cfTerrainIsOrographyOrGeopotentialOverGAndTheLandSeaMask() throws {
+    let directory = SampleFiles.temporaryDirectory("terrain-cf")
+    defer { SampleFiles.remove(directory) }
+    for geopotential in [true, false] {
+      let path = "\(directory)/era5-\(geopotential).nc"
+      let (heights, fractions) = try Self.writeCF(path, geopotential: geopotential)
+      let (file, warnings) = try Self.ingest(path, store: "\(directory)/store-\(geopotential)")
+      let terrain = try #require(file.terrain)
+      // The file holds single precision: its values are what is divided by g.
+      let expected = heights.map { Float(Double(Float($0)) / (geopotential ? 9.80665 : 1)) }
+      #expect(terrain.heights == expected, "\(geopotential)")
+      // 0.5 and above is land: the fractions are 0, 0.25, 0.5, 0.75 in turn.
+      #expect(terrain.landMask == fractions.map { $0 >= 0.5 ? 1 : 0 })
+      #expect(!warnings.contains { $0.contains("lsm") || $0.contains("orog") }, "\(warnings)")
+    }
+  }
+
   @Test func mm5TerrainIsItsTerrainField() throws {
     let directory = SampleFiles.temporaryDirectory("terrain-mm5")
     defer { SampleFiles.remove(directory) }
