@@ -1,6 +1,6 @@
 extension CubeFile {
   /// Recomputes every checksum of a cube held in memory: each data block's, the
-  /// geometry's, then the header's, each over the region the (possibly altered) header
+  /// geometry's, the terrain section's (when its size is not 0), then the header's, each over the region the (possibly altered) header
   /// names. Regions that fall outside `bytes` are left alone, so any input is safe.
   ///
   /// This exists for robustness testing and fuzzing: a cube mutated and then resealed gets
@@ -35,6 +35,11 @@ extension CubeFile {
       let geometryBytes = reader.le(CubeLayout.geometryBytesOffset, as: UInt64.self)
       if blocks, let geometry = region(geometryOffset, geometryBytes) {
         base.setLE(XXH64.hash(geometry), at: CubeLayout.geometryChecksumOffset)
+      }
+      let terrainOffset = reader.le(CubeLayout.terrainOffsetOffset, as: UInt64.self)
+      let terrainBytes = reader.le(CubeLayout.terrainBytesOffset, as: UInt64.self)
+      if blocks, terrainBytes > 0, let terrain = region(terrainOffset, terrainBytes) {
+        base.setLE(XXH64.hash(terrain), at: CubeLayout.terrainChecksumOffset)
       }
       let headerBytes = UInt64(reader.le(CubeLayout.headerBytesOffset, as: UInt32.self))
       guard headerBytes >= UInt64(CubeLayout.headerChecksumOffset + 8), headerBytes <= UInt64(size) else { return }

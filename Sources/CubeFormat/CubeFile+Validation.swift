@@ -4,6 +4,8 @@ extension CubeFile {
     let header: CubeHeader
     let geometryOffset: Int
     let data: [UnsafePointer<UInt16>]
+    /// Where the terrain section starts, nil when the cube has none.
+    let terrainOffset: Int?
   }
 
   /// Decodes the header and checks every field against `CubeLimits` and every offset and
@@ -53,13 +55,25 @@ extension CubeFile {
       throw fail("corrupted: header checksum mismatch")
     }
 
-    let plan = try checkedShape(base: base, size: size, metricCount: metricCount, fail: fail)
+    let flags = base.le(CubeLayout.flagsOffset, as: UInt32.self)
+    guard flags & ~CubeLayout.knownFlags == 0 else {
+      throw fail(
+        "corrupted: flags 0x\(String(flags, radix: 16)) set bits this build does not know (it knows 0x\(String(CubeLayout.knownFlags, radix: 16)), the terrain section)"
+      )
+    }
+    let hasTerrain = flags & CubeLayout.terrainFlag != 0
+    let plan = try checkedShape(
+      base: base, size: size, metricCount: metricCount, terrain: hasTerrain, fail: fail)
     let shape = "\(plan.width)×\(plan.height)×\(plan.steps)"
     if verify {
       let geometry = UnsafeRawBufferPointer(start: base + plan.layout.geometryOffset, count: plan.layout.geometryBytes)
       guard XXH64.hash(geometry) == base.le(CubeLayout.geometryChecksumOffset, as: UInt64.self) else {
         throw fail("corrupted: geometry checksum mismatch")
       }
+    }
+
+    if hasTerrain {
+      try checkTerrain(base: base, cells: plan.width * plan.height, layout: plan.layout, verify: verify, fail: fail)
     }
 
     var metrics: [CubeMetric] = []
@@ -121,14 +135,47 @@ extension CubeFile {
         }),
       metrics: metrics)
     if let problem = CubeLimits.problem(in: header) { throw fail("corrupted: \(problem)") }
-    return Validated(header: header, geometryOffset: plan.layout.geometryOffset, data: data)
+    return Validated(
+      header: header, geometryOffset: plan.layout.geometryOffset, data: data,
+      terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil)
+  }
+
+  /// The terrain section's offset, size and checksum against the layout, then every height
+  /// and mask byte against `CubeTerrain`'s limits, so that no query reads a height no
+  /// writer could have stored.
+  private static func checkTerrain(
+    base: UnsafeRawPointer, cells: Int, layout: CubeLayout.Plan, verify: Bool, fail: (String) -> CubeError
+  ) throws(CubeError) {
+    let offset = base.le(CubeLayout.terrainOffsetOffset, as: UInt64.self)
+    guard offset == UInt64(layout.terrainOffset) else {
+      throw fail("corrupted: terrain offset \(offset) is not \(layout.terrainOffset), where the terrain section starts")
+    }
+    let bytes = base.le(CubeLayout.terrainBytesOffset, as: UInt64.self)
+    guard bytes == UInt64(layout.terrainBytes) else {
+      throw fail("corrupted: terrain bytes \(bytes) is not \(layout.terrainBytes), 5 bytes for each of \(cells) cells")
+    }
+    let section = UnsafeRawBufferPointer(start: base + layout.terrainOffset, count: layout.terrainBytes)
+    if verify {
+      guard XXH64.hash(section) == base.le(CubeLayout.terrainChecksumOffset, as: UInt64.self) else {
+        throw fail("corrupted: terrain checksum mismatch")
+      }
+    }
+    let heights = base + layout.terrainOffset
+    let masks = heights + cells * MemoryLayout<Float>.size
+    for cell in 0..<cells {
+      let height = Float(bitPattern: heights.le(cell * 4, as: UInt32.self))
+      let mask = masks.load(fromByteOffset: cell, as: UInt8.self)
+      if let problem = CubeTerrain.heightProblem(height) ?? CubeTerrain.maskProblem(mask) {
+        throw fail("corrupted: \(problem) at cell \(cell)")
+      }
+    }
   }
 
   /// The shape's fields checked against `CubeLimits` in their stored width, then against
   /// the file: its layout must end exactly at the file's end and the geometry must be
   /// where the layout puts it.
   private static func checkedShape(
-    base: UnsafeRawPointer, size: Int, metricCount: Int, fail: (String) -> CubeError
+    base: UnsafeRawPointer, size: Int, metricCount: Int, terrain: Bool, fail: (String) -> CubeError
   ) throws(CubeError) -> (width: Int, height: Int, steps: Int, layout: CubeLayout.Plan) {
     let storedWidth = base.le(CubeLayout.widthOffset, as: UInt32.self)
     let storedHeight = base.le(CubeLayout.heightOffset, as: UInt32.self)
@@ -139,10 +186,14 @@ extension CubeFile {
       throw fail("corrupted: \(problem)")
     }
     let shape = "\(width)×\(height)×\(steps)"
-    guard let plan = CubeLayout.Plan.checked(cells: width * height, steps: steps, metricCount: metricCount),
+    guard
+      let plan = CubeLayout.Plan.checked(
+        cells: width * height, steps: steps, metricCount: metricCount, terrain: terrain),
       plan.fileBytes == size
     else {
-      throw fail("corrupted: shape \(shape) with \(metricCount) metrics does not match the file's \(size) bytes")
+      let section = terrain ? " and a terrain section" : ""
+      throw fail(
+        "corrupted: shape \(shape) with \(metricCount) metrics\(section) does not match the file's \(size) bytes")
     }
     let geometryOffset = base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
     guard geometryOffset == UInt64(plan.geometryOffset) else {

@@ -27,6 +27,8 @@ public final class CubeFile: @unchecked Sendable {
   private let base: UnsafeRawPointer
   /// Where the coordinates start, as validated.
   private let geometryOffset: Int
+  /// Where the terrain section starts, as validated; nil without one.
+  private let terrainOffset: Int?
   @usableFromInline let data: [UnsafePointer<UInt16>]
   @usableFromInline let steps: Int
 
@@ -61,6 +63,7 @@ public final class CubeFile: @unchecked Sendable {
       self.header = validated.header
       self.data = validated.data
       self.geometryOffset = validated.geometryOffset
+      self.terrainOffset = validated.terrainOffset
     } catch {
       munmap(mapping, size)
       throw error
@@ -115,6 +118,35 @@ public final class CubeFile: @unchecked Sendable {
   public var latitudes: [Float] { geometry(at: 0) }
   /// Longitudes of every cell (copied out of the mapping).
   public var longitudes: [Float] { geometry(at: header.cells) }
+
+  /// Whether the cube has a terrain section (cubes written before it have none, and read
+  /// as terrain unknown).
+  public var hasTerrain: Bool { terrainOffset != nil }
+
+  /// The terrain height of `cell` in metres, nil where unknown (no section, or NaN in it).
+  /// `cell` must be in range.
+  public func terrainHeight(cell: Int) -> Double? {
+    guard let terrainOffset else { return nil }
+    let height = Float(bitPattern: base.le(terrainOffset + cell * 4, as: UInt32.self))
+    return height.isNaN ? nil : Double(height)
+  }
+
+  /// Whether `cell` is land (true) or water (false), nil where unknown. `cell` must be in
+  /// range.
+  public func isLand(cell: Int) -> Bool? {
+    guard let terrainOffset else { return nil }
+    let mask = base.load(fromByteOffset: terrainOffset + header.cells * 4 + cell, as: UInt8.self)
+    return mask == CubeTerrain.unknownMask ? nil : mask == 1
+  }
+
+  /// The whole terrain section (copied out of the mapping), nil when the cube has none.
+  public var terrain: CubeTerrain? {
+    guard hasTerrain else { return nil }
+    let cells = header.cells
+    return CubeTerrain(
+      heights: (0..<cells).map { Float(terrainHeight(cell: $0) ?? .nan) },
+      landMask: (0..<cells).map { isLand(cell: $0).map { $0 ? 1 : 0 } ?? CubeTerrain.unknownMask })
+  }
 
   private func geometry(at first: Int) -> [Float] {
     (0..<header.cells).map { cell in

@@ -21,6 +21,8 @@ enum CubeLayout {
   static let runStartOffset = 56
   static let gridSpacingOffset = 64
   static let projectionCodeOffset = 72
+  /// u32 flags, reserved (0) in cubes written before the terrain section.
+  static let flagsOffset = 76
   static let projectionParametersOffset = 80
   static let geometryOffsetOffset = 144
   static let geometryBytesOffset = 152
@@ -30,6 +32,17 @@ enum CubeLayout {
   static let modelBytes = 32
   static let domainOffset = 208
   static let domainBytes = 16
+  /// The terrain section's offset, bytes and XXH64, in what was reserved space.
+  static let terrainOffsetOffset = 224
+  static let terrainBytesOffset = 232
+  static let terrainChecksumOffset = 240
+
+  /// Flag bit: the cube ends with a terrain section.
+  static let terrainFlag: UInt32 = 1
+  /// Every flag bit this build knows.
+  static let knownFlags: UInt32 = terrainFlag
+  /// Bytes of terrain per cell: an f32 height and a u8 land mask.
+  static let terrainBytesPerCell = MemoryLayout<Float>.size + 1
 
   // Metric table entry fields, relative to the entry.
   static let nameBytes = 24
@@ -57,9 +70,12 @@ enum CubeLayout {
     let geometryBytes: Int
     let dataOffsets: [Int]
     let dataBytes: Int
+    /// Where the terrain section starts and its size; 0 and 0 without one.
+    let terrainOffset: Int
+    let terrainBytes: Int
     let fileBytes: Int
 
-    init(cells: Int, steps: Int, metricCount: Int) {
+    init(cells: Int, steps: Int, metricCount: Int, terrain: Bool = false) {
       headerBytes = fixedHeaderBytes + metricCount * metricEntryBytes
       geometryOffset = aligned(headerBytes)
       geometryBytes = cells * 2 * MemoryLayout<Float>.size
@@ -72,11 +88,16 @@ enum CubeLayout {
       }
       dataOffsets = offsets
       let end = geometryOffset + geometryBytes
-      fileBytes = offsets.last.map { $0 + cells * steps * MemoryLayout<UInt16>.size } ?? end
+      let dataEnd = offsets.last.map { $0 + cells * steps * MemoryLayout<UInt16>.size } ?? end
+      // The terrain section comes after everything a version-1 cube holds, so that the
+      // blocks before it are where they always were, byte for byte.
+      terrainOffset = terrain ? aligned(dataEnd) : 0
+      terrainBytes = terrain ? cells * terrainBytesPerCell : 0
+      fileBytes = terrain ? terrainOffset + terrainBytes : dataEnd
     }
 
     /// The plan of a shape, or nil when a size or offset in it does not fit in an `Int`.
-    static func checked(cells: Int, steps: Int, metricCount: Int) -> Plan? {
+    static func checked(cells: Int, steps: Int, metricCount: Int, terrain: Bool = false) -> Plan? {
       guard cells > 0, steps > 0, metricCount > 0 else { return nil }
       func product(_ a: Int, _ b: Int) -> Int? {
         let (value, overflow) = a.multipliedReportingOverflow(by: b)
@@ -94,9 +115,11 @@ enum CubeLayout {
         let geometryEnd = sum(aligned(headerBytes), geometryBytes).flatMap({ sum($0, blockAlignment) }),
         let stride = sum(dataBytes, blockAlignment),
         let blocks = product(stride, metricCount - 1).flatMap({ sum($0, dataBytes) }),
-        sum(geometryEnd, blocks) != nil
+        let dataEnd = sum(geometryEnd, blocks),
+        let terrainBytes = product(cells, terrainBytesPerCell),
+        sum(dataEnd, blockAlignment).flatMap({ sum($0, terrainBytes) }) != nil
       else { return nil }
-      return Plan(cells: cells, steps: steps, metricCount: metricCount)
+      return Plan(cells: cells, steps: steps, metricCount: metricCount, terrain: terrain)
     }
   }
 }

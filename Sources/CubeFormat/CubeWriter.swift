@@ -38,19 +38,21 @@ public final class CubeWriter {
   /// The most memory the block of steps may take, bytes.
   public static let bufferBudget = 32 << 20
 
-  /// Creates the temporary file, sized and filled with "missing", and writes the geometry.
+  /// Creates the temporary file, sized and filled with "missing", and writes the geometry
+  /// and, when given, the terrain section (a cube without one reads as terrain unknown).
   public convenience init(
-    header: CubeHeader, latitudes: [Float], longitudes: [Float], destination: String
+    header: CubeHeader, latitudes: [Float], longitudes: [Float], terrain: CubeTerrain? = nil, destination: String
   ) throws(CubeError) {
     try self.init(
-      header: header, latitudes: latitudes, longitudes: longitudes, destination: destination,
+      header: header, latitudes: latitudes, longitudes: longitudes, terrain: terrain, destination: destination,
       bufferBytes: Self.bufferBudget)
   }
 
   /// As the public initializer, with the block buffer limited to `bufferBytes` (tests use
   /// small limits to exercise blocks and their flushes on small cubes).
   init(
-    header: CubeHeader, latitudes: [Float], longitudes: [Float], destination: String, bufferBytes: Int
+    header: CubeHeader, latitudes: [Float], longitudes: [Float], terrain: CubeTerrain? = nil, destination: String,
+    bufferBytes: Int
   ) throws(CubeError) {
     self.destination = destination
     self.header = header
@@ -65,7 +67,11 @@ public final class CubeWriter {
         reason:
           "cannot write: \(latitudes.count) latitudes and \(longitudes.count) longitudes for \(header.cells) cells")
     }
-    plan = CubeLayout.Plan(cells: header.cells, steps: header.steps, metricCount: header.metrics.count)
+    if let problem = terrain?.problem(cells: header.cells) {
+      throw CubeError(path: destination, reason: "cannot write: \(problem)")
+    }
+    plan = CubeLayout.Plan(
+      cells: header.cells, steps: header.steps, metricCount: header.metrics.count, terrain: terrain != nil)
     // One step of every metric; the limits above keep this product small enough.
     let stepBytes = header.cells * header.metrics.count * MemoryLayout<UInt16>.size
     let fitting = min(header.steps, bufferBytes / max(stepBytes, 1))
@@ -103,6 +109,15 @@ public final class CubeWriter {
     for cell in 0..<header.cells {
       latitudeBase.setLE(latitudes[cell].bitPattern, at: cell * 4)
       longitudeBase.setLE(longitudes[cell].bitPattern, at: cell * 4)
+    }
+    if let terrain {
+      // Heights, then the mask bytes: the heights stay 4-byte aligned.
+      let heightBase = mapping + plan.terrainOffset
+      let maskBase = heightBase + header.cells * MemoryLayout<Float>.size
+      for cell in 0..<header.cells {
+        heightBase.setLE(terrain.heights[cell].bitPattern, at: cell * 4)
+        maskBase.storeBytes(of: terrain.landMask[cell], toByteOffset: cell, as: UInt8.self)
+      }
     }
   }
 
@@ -259,6 +274,11 @@ public final class CubeWriter {
     base.setLE(UInt64(plan.geometryBytes), at: CubeLayout.geometryBytesOffset)
     let geometry = UnsafeRawBufferPointer(start: base + plan.geometryOffset, count: plan.geometryBytes)
     base.setLE(XXH64.hash(geometry), at: CubeLayout.geometryChecksumOffset)
+    base.setLE(plan.terrainBytes > 0 ? CubeLayout.terrainFlag : 0, at: CubeLayout.flagsOffset)
+    base.setLE(UInt64(plan.terrainOffset), at: CubeLayout.terrainOffsetOffset)
+    base.setLE(UInt64(plan.terrainBytes), at: CubeLayout.terrainBytesOffset)
+    let terrainSection = UnsafeRawBufferPointer(start: base + plan.terrainOffset, count: plan.terrainBytes)
+    base.setLE(plan.terrainBytes > 0 ? XXH64.hash(terrainSection) : 0, at: CubeLayout.terrainChecksumOffset)
     base.setText(h.model, at: CubeLayout.modelOffset, bytes: CubeLayout.modelBytes)
     base.setText(h.domain, at: CubeLayout.domainOffset, bytes: CubeLayout.domainBytes)
     for (index, metric) in h.metrics.enumerated() {

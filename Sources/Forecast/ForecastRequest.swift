@@ -16,10 +16,18 @@ public struct ForecastRequest: Sendable {
   public var timeZone: LocalTimeZone
   /// The units values are given in.
   public var units: UnitSystem
+  /// Which cell a nearest-cell forecast answers from: the nearest, or a land or sea cell
+  /// near it (see `CellSelection`; a bilinear forecast ignores it).
+  public var cellSelection: CellSelection
+  /// The point's own elevation in metres: temperature, dew point and apparent temperature
+  /// are moved from the model's terrain height to it (see `ElevationCorrection`). nil
+  /// (`elevation=nan`, or none given) leaves values at the model's height.
+  public var elevation: Double?
 
   public init(
     latitude: Double, longitude: Double, method: InterpolationMethod = .nearest, domain: String? = nil,
-    timeZone: LocalTimeZone = .utc, units: UnitSystem = .si
+    timeZone: LocalTimeZone = .utc, units: UnitSystem = .si, cellSelection: CellSelection = .nearest,
+    elevation: Double? = nil
   ) {
     self.latitude = latitude
     self.longitude = longitude
@@ -27,6 +35,16 @@ public struct ForecastRequest: Sendable {
     self.domain = domain
     self.timeZone = timeZone
     self.units = units
+    self.cellSelection = cellSelection
+    self.elevation = elevation
+  }
+
+  /// The elevation an answer is for, metres: the requested elevation when values were
+  /// corrected to it, else the model's terrain height at the first source's cell; nil
+  /// when the cube does not know its terrain (then nothing was corrected).
+  public func answerElevation(_ source: Provenance?) -> Double? {
+    guard let modelHeight = source?.elevation else { return nil }
+    return elevation ?? modelHeight
   }
 }
 
@@ -41,6 +59,9 @@ public struct Provenance: Sendable, Hashable {
   public let j: Int
   public let latitude: Double
   public let longitude: Double
+  /// The model's terrain height at the location, metres (blended for a bilinear one); nil
+  /// when the cube does not know it.
+  public let elevation: Double?
   /// The catalogue metrics this source's cube cannot answer (shared with the cube).
   let absent: [Metric]
 
@@ -52,6 +73,7 @@ public struct Provenance: Sendable, Hashable {
     j = source.location.j
     latitude = source.location.latitude
     longitude = source.location.longitude
+    elevation = source.cube.terrainHeight(at: source.location)
     absent = source.cube.absentMetrics
   }
 

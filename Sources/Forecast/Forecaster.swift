@@ -278,11 +278,20 @@ public struct Forecaster: Sendable {
     let sources: PointSources
     do {
       sources = try store.catalog.sources(
-        latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain)
+        latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain,
+        cellSelection: request.cellSelection)
     } catch {
       throw .query(error)
     }
-    let reader = HourlyReader(sources: sources, instants: instants)
+    var reader = HourlyReader(sources: sources, instants: instants)
+    if let target = request.elevation {
+      // A cube that does not know its terrain answers uncorrected.
+      reader.temperatureShifts = sources.sources.map { source in
+        source.cube.terrainHeight(at: source.location).map {
+          ElevationCorrection.shift(modelHeight: $0, target: target)
+        } ?? 0
+      }
+    }
     guard reader.coversAny else {
       throw .notCovered(first: instants.min() ?? 0, last: instants.max() ?? 0, runs: sources.coverage)
     }

@@ -20,6 +20,9 @@ struct HourlyReader {
   let sources: PointSources
   let instants: [Int64]
   let segments: [Segment]
+  /// The temperature shift of each source (indexed as `sources.sources`) for an
+  /// `elevation=` correction, nil without one; see `HourlyReader+Elevation`.
+  var temperatureShifts: [Double]?
 
   init(sources: PointSources, instants: [Int64]) {
     self.sources = sources
@@ -205,15 +208,26 @@ struct HourlyReader {
           readProbabilities(range, into: output(column))
           continue
         }
-        let resolved = cube.metric(metric)
-        if let first = segment.firstStep {
-          cube.series(resolved, at: location, steps: first..<(first + range.count), into: output(column))
-        } else {
-          for (offset, instant) in range.enumerated() {
-            let value = try? cube.value(resolved, at: location, time: instants[instant])
-            output(column)[offset] = value.flatMap { $0 } ?? .nan
-          }
-        }
+        readColumn(metric, of: segment, cube: cube, location: location, into: output(column))
+      }
+      if let shift = temperatureShifts?[index], shift != 0 {
+        correctElevation(metrics, of: segment, shift: shift, cube: cube, location: location, output: output)
+      }
+    }
+  }
+
+  /// One metric of one segment's cube at the segment's instants into `output`.
+  func readColumn(
+    _ metric: Metric, of segment: Segment, cube: Cube, location: PointLocation,
+    into output: UnsafeMutableBufferPointer<Double>
+  ) {
+    let (resolved, range) = (cube.metric(metric), segment.instants)
+    if let first = segment.firstStep {
+      cube.series(resolved, at: location, steps: first..<(first + range.count), into: output)
+    } else {
+      for (offset, instant) in range.enumerated() {
+        let value = try? cube.value(resolved, at: location, time: instants[instant])
+        output[offset] = value.flatMap { $0 } ?? .nan
       }
     }
   }
@@ -238,6 +252,8 @@ struct HourlyReader {
     // A probability is a mean over runs, never one stored word, though a cube resolves it
     // to its own neighbourhood share.
     guard metric != .precipitationProbability else { return nil }
+    // A corrected metric is a value the words do not hold.
+    guard temperatureShifts == nil || !ElevationCorrection.corrects(metric) else { return nil }
     var decoding: WordDecoding?
     for segment in segments {
       let range = segment.instants

@@ -98,6 +98,8 @@ extension ForecastDocument {
       ("method", JSONText.string(request.method.rawValue)),
       ("timezone", JSONText.string(request.timeZone.identifier)),
       ("utc_offset_seconds", String(request.timeZone.utcOffset(at: firstInstant))),
+      // Open-Meteo's: the elevation the values are for (see `ForecastRequest.answerElevation`).
+      ("elevation", JSONText.number(request.answerElevation(all.first), decimals: 1)),
     ]
     if let first = all.first { members.append(("cell", Self.cell(first))) }
     members.append(("sources", JSONText.array(all.map(Self.source))))

@@ -31,7 +31,8 @@ enum CubePublisher {
     let writer: CubeWriter
     do {
       writer = try CubeWriter(
-        header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, destination: destination)
+        header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain,
+        destination: destination)
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }

@@ -25,6 +25,7 @@ extension IngestPlan {
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
+      terrain: terrain,
       derive: { (index) throws(IngestError) in
         var values = try derive(index)
         let percentages = neighbourhood.percentages(rain: values[rainSlot])
@@ -37,6 +38,6 @@ extension IngestPlan {
     IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
-      metrics: metrics, warnings: warnings + [warning], derive: derive)
+      metrics: metrics, warnings: warnings + [warning], terrain: terrain, derive: derive)
   }
 }

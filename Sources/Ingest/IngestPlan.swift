@@ -17,6 +17,8 @@ struct IngestPlan {
   let gridSpacing: Double
   let metrics: [Metric]
   let warnings: [String]
+  /// The model's terrain height and land mask, nil when the input has neither.
+  let terrain: CubeTerrain?
   /// The values of `metrics` at `steps[index]` (`[metric][cell]`, NaN where unknown).
   /// The publisher derives several steps at once, in no particular order, so it keeps no
   /// state between calls and may run on any thread.

@@ -44,6 +44,11 @@ enum MM5Convention {
         startsAtRunStart: firstStep.time == reference, label: scan.firstPath),
       longitudes: longitudes)
     let spacing = scalar("grid_ds") * 1000
+    let terrain = try TerrainInput(
+      heights: source.available.contains("HGT") ? source.field("HGT", at: firstStep) : nil,
+      landFraction: source.available.contains("LANDMASK") ? source.field("LANDMASK", at: firstStep) : nil,
+      path: firstStep.path, heightNames: "terrain", maskNames: "landmask"
+    ).terrain(cells: source.width * source.height)
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds, runStart: reference, width: source.width,
@@ -51,7 +56,8 @@ enum MM5Convention {
         projection: CubeProjection(
           code: code,
           parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
-        gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics, warnings: derivation.warnings,
+        gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics,
+        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
         derive: { (index) throws(IngestError) in try derivation.derive(index, of: steps, reader: source) })
     ]
   }
@@ -88,6 +94,7 @@ final class MM5FieldSource: FieldSource, Sendable {
   /// WRF name → MM5 name for the fields that need no more than renaming.
   private static let renamed = [
     "T2": "t2", "Q2": "q2", "U10": "u10", "V10": "v10", "HGT": "terrain", "SWDOWN": "swdown",
+    "LANDMASK": "landmask",
   ]
 
   /// Opens its own handle on `path`: the source outlives the scan that found the file.

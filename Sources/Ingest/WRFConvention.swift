@@ -25,6 +25,7 @@ enum WRFConvention {
         label: inventory.firstPath),
       longitudes: longitudes)
     let attributes = inventory.globalAttributes
+    let terrain = try terrain(inventory, reader: reader)
     return IngestPlan(
       domain: inventory.domain, steps: inventory.steps, stepSeconds: inventory.stepSeconds,
       runStart: inventory.runStart, width: inventory.width, height: inventory.height, latitudes: latitudes,
@@ -33,10 +34,30 @@ enum WRFConvention {
         code: ProjectionCheck.code(attributes["MAP_PROJ"]?.number),
         parameters: ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
           .map { attributes[$0]?.number ?? .nan }),
-      gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics, warnings: derivation.warnings,
+      gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics,
+      warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
       derive: { [steps = inventory.steps] (index) throws(IngestError) in
         try derivation.derive(index, of: steps, reader: reader)
       })
+  }
+
+  /// HGT and LANDMASK (else XLAND, 1 land and 2 water) at the first step.
+  private static func terrain(
+    _ inventory: WRFInventory, reader: WRFFieldReader
+  ) throws(IngestError) -> (terrain: CubeTerrain?, warnings: [String]) {
+    let first = inventory.steps[0]
+    let has = { (name: String) in inventory.variables[name] != nil }
+    var landFraction: [Double]?
+    if has("LANDMASK") {
+      landFraction = try reader.field("LANDMASK", at: first)
+    } else if has("XLAND") {
+      // XLAND is 1 over land and 2 over water: land where it is below 1.5.
+      landFraction = try reader.field("XLAND", at: first).map { $0.isFinite ? ($0 < 1.5 ? 1 : 0) : .nan }
+    }
+    return TerrainInput(
+      heights: has("HGT") ? try reader.field("HGT", at: first) : nil, landFraction: landFraction,
+      path: first.path, heightNames: "HGT", maskNames: "LANDMASK or XLAND"
+    ).terrain(cells: inventory.width * inventory.height)
   }
 
   /// XLAT/XLONG at a step.

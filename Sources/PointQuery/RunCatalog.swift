@@ -33,9 +33,11 @@ public struct RunCatalog: Sendable {
   /// falls in it. Throws `outsideDomain` (with a longitude-sign hint when the mirrored point
   /// is covered) when no cube contains the point, `unknownDomain` for a `domain` the
   /// store does not have, and `emptyStore` or `noReadableCube` when no cube can answer at
-  /// all: the service's trouble, not the question's.
+  /// all: the service's trouble, not the question's. `cellSelection` moves each cube's
+  /// nearest cell to a land or sea cell nearby (see `CellSelection`).
   public func sources(
-    latitude: Double, longitude: Double, method: InterpolationMethod, domain: String? = nil
+    latitude: Double, longitude: Double, method: InterpolationMethod, domain: String? = nil,
+    cellSelection: CellSelection = .nearest
   ) throws(QueryError) -> PointSources {
     guard !cubes.isEmpty else { throw unavailable }
     var candidates = cubes
@@ -48,8 +50,11 @@ public struct RunCatalog: Sendable {
     var found: [PointSources.Source] = []
     for cube in candidates {
       do {
+        let location = try cube.locate(latitude: latitude, longitude: longitude, method: method)
         found.append(
-          .init(cube: cube, location: try cube.locate(latitude: latitude, longitude: longitude, method: method)))
+          .init(
+            cube: cube,
+            location: cube.selecting(cellSelection, latitude: latitude, longitude: longitude, from: location)))
       } catch .outsideDomain {
         continue
       }

@@ -49,7 +49,19 @@ struct ForecastCommand: ParsableCommand {
   @Option(help: "json or csv.")
   var format: Format = .json
 
+  @Option(
+    help:
+      "The point's elevation in metres: temperature, dew point and apparent temperature are corrected from the model's terrain height by 0.0065 K/m (nan: no correction)."
+  )
+  var elevation: Double?
+
+  @Option(help: "nearest, land or sea: the nearest cell, or a land or sea cell next to it (nearest method only).")
+  var cellSelection: CellSelection = .nearest
+
   func validate() throws {
+    if let elevation, elevation.isInfinite {
+      throw ValidationError("--elevation \(elevation) is not a height; give metres (e.g. 120) or nan")
+    }
     guard Forecaster.dayLimit.contains(days) else {
       throw ValidationError(
         "--days \(days) is out of range; allowed: \(Forecaster.dayLimit.lowerBound)…\(Forecaster.dayLimit.upperBound)")
@@ -72,7 +84,8 @@ struct ForecastCommand: ParsableCommand {
     }
     let request = ForecastRequest(
       latitude: location.lat, longitude: location.lon, method: location.method, domain: location.domain,
-      timeZone: zone, units: unitSystem)
+      timeZone: zone, units: unitSystem, cellSelection: cellSelection,
+      elevation: elevation.flatMap { $0.isNaN ? nil : $0 })
     let query = ForecastQuery(
       request: request, hourly: hourlyMetrics, daily: dailyVariables, start: start, days: days)
     let document = try query.answer(Forecaster(store: try ForecastStore(path: location.store)))
@@ -88,3 +101,5 @@ struct ForecastCommand: ParsableCommand {
     }
   }
 }
+
+extension CellSelection: ExpressibleByArgument {}

@@ -37,14 +37,17 @@ struct CubeField: Sendable {
       CubeField(name: "run start", offset: 56, kind: .integer(8)),
       CubeField(name: "grid spacing", offset: 64, kind: .float),
       CubeField(name: "projection code", offset: 72, kind: .integer(4)),
-      CubeField(name: "reserved 76", offset: 76, kind: .raw(4)),
+      CubeField(name: "flags", offset: 76, kind: .integer(4)),
       CubeField(name: "geometry offset", offset: 144, kind: .integer(8)),
       CubeField(name: "geometry bytes", offset: 152, kind: .integer(8)),
       CubeField(name: "geometry checksum", offset: 160, kind: .integer(8), sealing: .headerOnly),
       CubeField(name: "header checksum", offset: 168, kind: .integer(8), sealing: .none),
       CubeField(name: "model", offset: 176, kind: .text(32)),
       CubeField(name: "domain", offset: 208, kind: .text(16)),
-      CubeField(name: "reserved 224", offset: 224, kind: .raw(32)),
+      CubeField(name: "terrain offset", offset: 224, kind: .integer(8)),
+      CubeField(name: "terrain bytes", offset: 232, kind: .integer(8)),
+      CubeField(name: "terrain checksum", offset: 240, kind: .integer(8), sealing: .headerOnly),
+      CubeField(name: "reserved 248", offset: 248, kind: .raw(8)),
     ]
     let parameters = ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
     for (index, name) in parameters.enumerated() {

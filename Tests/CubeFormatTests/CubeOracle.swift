@@ -50,6 +50,20 @@ struct CubeOracle {
     if file.latitudes != raw.latitudes || file.longitudes != raw.longitudes {
       fail("CubeFile's coordinates differ from the bytes")
     }
+    // Terrain: present exactly when the flag says, as stored, and within its limits.
+    let terrain = file.terrain
+    if let raw = raw.terrain {
+      if terrain?.heights.map(\.bitPattern) != raw.heights.map(\.bitPattern) || terrain?.landMask != raw.masks {
+        fail("CubeFile's terrain differs from the bytes")
+      }
+      if raw.heights.contains(where: { !$0.isNaN && !(-1_000...9_000).contains($0) })
+        || raw.masks.contains(where: { $0 > 1 && $0 != 255 })
+      {
+        fail("CubeFile accepted terrain outside the limits")
+      }
+    } else if terrain != nil {
+      fail("CubeFile read a terrain section the bytes do not announce")
+    }
     for metric in 0..<raw.metricCount {
       for cell in 0..<raw.cells {
         for step in 0..<raw.steps

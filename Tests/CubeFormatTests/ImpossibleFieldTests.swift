@@ -56,7 +56,7 @@ import _TestSupport
     ),
     (
       "shape of the right size class", [(32, littleEndian(6, count: 4))],
-      "corrupted: shape 6×4×6 with 3 metrics does not match the file's 1520 bytes"
+      "corrupted: shape 6×4×6 with 3 metrics and a terrain section does not match the file's 1656 bytes"
     ),
     (
       "data offset 2^64-1", [(256 + 96 + 64, littleEndian(.max, count: 8))],
@@ -160,7 +160,7 @@ import _TestSupport
     #expect(described.status == 0, "\(described.standardError)")
     #expect(described.standardOutput.contains("run 1900010100"))
     #expect(described.standardOutput.contains("time      1900-01-01T00:00:00Z to 1900-05-05T00:00:00Z every 744 h"))
-    #expect(described.standardOutput.contains("1520 bytes for 360 values (4.222 bytes per value)"))
+    #expect(described.standardOutput.contains("1656 bytes for 360 values (4.600 bytes per value)"))
   }
 
   /// The header's projection parameters are only a claim: absurd ones make `MapProjection`

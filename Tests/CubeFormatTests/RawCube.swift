@@ -81,6 +81,19 @@ struct RawCube {
 
   /// What is wrong with an accepted cube by the documented limits (docs/cube-format.md),
   /// checked here from the bytes without CubeLimits; nil when nothing is.
+  /// The terrain section the flags announce, read straight from the bytes; nil without
+  /// the flag or when the section's fields point outside the file.
+  var terrain: (heights: [Float], masks: [UInt8])? {
+    guard bytes.le(76, as: UInt32.self) & 1 == 1 else { return nil }
+    let (offset, count) = (bytes.le(224, as: UInt64.self), bytes.le(232, as: UInt64.self))
+    guard count == UInt64(cells) * 5, offset <= UInt64(bytes.count), count <= UInt64(bytes.count) - offset else {
+      return nil
+    }
+    let start = Int(offset)
+    let heights = (0..<cells).map { Float(bitPattern: bytes.le(start + 4 * $0, as: UInt32.self)) }
+    return (heights, (0..<cells).map { bytes[start + 4 * cells + $0] })
+  }
+
   func limitViolation() -> String? {
     let times: ClosedRange<Int64> = -2_208_988_800...7_289_654_399
     let storeName = { (text: [UInt8], bytes: Int) -> Bool in

@@ -4,15 +4,17 @@ import GridGeometry
 
 /// A small real cube for robustness tests: 6 × 4 cells of a Lambert conformal grid (so that
 /// a reader builds the analytic locator from the header's projection), 5 hourly steps and
-/// three metrics of both temporal kinds with some missing words, written by `CubeWriter`.
+/// three metrics of both temporal kinds with some missing words, and a terrain section,
+/// written by `CubeWriter`.
 enum SmallCube {
   static let width = 6
   static let height = 4
   static let steps = 5
   static let names = ["temp", "rain", "hum"]
 
-  /// Writes the cube at `path` and returns its bytes.
-  static func write(to path: String) throws -> [UInt8] {
+  /// Writes the cube at `path` (without its terrain section when `terrain` is false, as
+  /// cubes were written before the section) and returns its bytes.
+  static func write(to path: String, terrain withTerrain: Bool = true) throws -> [UInt8] {
     let projection = try MapProjection(
       kind: .lambertConformal, truelat1: 30, truelat2: 60, standardLongitude: -8, poleLatitude: 90,
       gridSpacing: 12_000, origin: (38, -12))
@@ -34,7 +36,13 @@ enum SmallCube {
         CubeMetric(name: names[1], unit: "mm", temporal: 1, scale: 0.01, offset: 0),
         CubeMetric(name: names[2], unit: "%", temporal: 0, scale: 0.5, offset: 0),
       ])
-    let writer = try CubeWriter(header: header, latitudes: latitudes, longitudes: longitudes, destination: path)
+    // Terrain of every kind a cube holds: land, water, unknown height, unknown mask.
+    let terrain = CubeTerrain(
+      heights: (0..<width * height).map { $0 == 3 ? .nan : Float($0 % width) * 125.5 - 20 },
+      landMask: (0..<width * height).map { $0 == 7 ? CubeTerrain.unknownMask : ($0 % width < 3 ? 0 : 1) })
+    let writer = try CubeWriter(
+      header: header, latitudes: latitudes, longitudes: longitudes, terrain: withTerrain ? terrain : nil,
+      destination: path)
     let cells = width * height
     for step in 0..<steps {
       writer.write(metric: 0, step: step, values: (0..<cells).map { 10 + Double($0) * 0.37 + Double(step) * 1.5 })

@@ -27,7 +27,8 @@ import _TestSupport
     zone: String = "UTC", units: UnitSystem = .si
   ) throws -> ForecastRequest {
     ForecastRequest(
-      latitude: latitude, longitude: longitude, timeZone: try LocalTimeZone(identifier: zone), units: units)
+      latitude: latitude, longitude: longitude, timeZone: try LocalTimeZone(identifier: zone), units: units,
+      cellSelection: ForecastParameters.defaultCellSelection)
   }
 
   @Test func answersAreTheDocumentsTheLibraryRenders() async throws {

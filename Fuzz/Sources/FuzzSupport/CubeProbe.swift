@@ -32,6 +32,12 @@ public enum CubeProbe {
       }
     }
     sum &+= file.latitudes.count &+ file.longitudes.count
+    // The terrain section, and its corners as a query reads them.
+    sum &+= file.terrain?.heights.count ?? 0
+    for cell in [0, header.cells - 1] where cell >= 0 {
+      sum &+= file.isLand(cell: cell) == true ? 1 : 0
+      sum &+= Int(file.terrainHeight(cell: cell) ?? 0)
+    }
     blackHole(sum)
   }
 
@@ -55,9 +61,12 @@ public enum CubeProbe {
             (try? cube.value(metrics[0], latitude: latitude, longitude: longitude, time: time, method: method))
             .flatMap { $0 } ?? 0
         }
-        guard let location = try? cube.locate(latitude: latitude, longitude: longitude, method: method) else {
+        guard let nearest = try? cube.locate(latitude: latitude, longitude: longitude, method: method) else {
           continue
         }
+        // Land/sea selection moves the cell through the terrain section's mask.
+        let location = cube.selecting(.land, latitude: latitude, longitude: longitude, from: nearest)
+        sum += cube.terrainHeight(at: location) ?? 0
         for metric in metrics {
           for time in times {
             sum += (try? cube.value(metric, at: location, time: time)).flatMap { $0 } ?? 0

@@ -48,7 +48,9 @@ public enum FuzzSeeds {
       metrics: [CubeMetric(name: "temp", unit: "C", temporal: 0, scale: 0.01, offset: -100)])
     let path = FuzzScratch.path("seed-tiny.cube")
     if let writer = try? CubeWriter(
-      header: header, latitudes: [40, 40, 41, 41], longitudes: [-9, -8, -9, -8], destination: path)
+      header: header, latitudes: [40, 40, 41, 41], longitudes: [-9, -8, -9, -8],
+      terrain: CubeTerrain(heights: [0, 120.5, .nan, 800], landMask: [0, 1, 1, CubeTerrain.unknownMask]),
+      destination: path)
     {
       writer.write(metric: 0, step: 0, values: [10, 11, 12, 13])
       if (try? writer.publish()) != nil, let data = FileManager.default.contents(atPath: path) {

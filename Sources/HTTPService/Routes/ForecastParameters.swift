@@ -16,7 +16,7 @@ struct ForecastParameters {
   static let names = [
     "latitude", "longitude", "hourly", "daily", "current", "timezone", "forecast_days", "past_days", "start_date",
     "end_date", "units", "temperature_unit", "wind_speed_unit", "precipitation_unit", "pressure_unit",
-    "visibility_unit", "method", "domain", "format",
+    "visibility_unit", "method", "domain", "format", "elevation", "cell_selection",
   ]
 
   /// Days counted forward from today when neither `forecast_days` nor `start_date` is given.
@@ -47,17 +47,18 @@ struct ForecastParameters {
       precipitation: query["precipitation_unit"], pressure: query["pressure_unit"],
       visibility: query["visibility_unit"])
     let method = try Self.choice(query, "method", default: InterpolationMethod.nearest)
+    let (elevations, cellSelection) = (try Self.elevations(query, count: points.count), try Self.cellSelection(query))
     format = try Self.choice(query, "format", default: Format.json)
     let domain = query["domain"]
     if domain?.isEmpty == true { throw APIError.parameter("domain", "empty; give a domain name such as d01") }
     let (start, days) = try Self.days(
       query, today: zone.date(containing: now), limit: limits.days, needed: !(hourly.isEmpty && daily.isEmpty))
     let currentTime = now - ((now % Self.currentInterval) + Self.currentInterval) % Self.currentInterval
-    queries = points.map { point in
+    queries = zip(points, elevations).map { point, elevation in
       ForecastQuery(
         request: ForecastRequest(
           latitude: point.latitude, longitude: point.longitude, method: method, domain: domain, timeZone: zone,
-          units: units),
+          units: units, cellSelection: cellSelection, elevation: elevation),
         current: current, currentTime: currentTime, hourly: hourly, daily: daily, start: start, days: days)
     }
   }

@@ -37,6 +37,7 @@ enum CFConvention {
       (try? CurvilinearGrid(
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes))
       .flatMap(RegularLatLonLocator.init(grid:)) != nil
+    let terrain = try terrain(file: file, grid: grid, reader: reader, first: steps[0])
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
@@ -44,9 +45,34 @@ enum CFConvention {
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes,
         projection: CubeProjection(
           code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
-        gridSpacing: spacing, metrics: derivation.metrics, warnings: derivation.warnings,
+        gridSpacing: spacing, metrics: derivation.metrics,
+        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
         derive: { (index) throws(IngestError) in try derivation.derive(steps[index], reader: reader) })
     ]
+  }
+}
+
+extension CFConvention {
+  /// Standard gravity, m/s², which turns a surface geopotential into a height.
+  static let gravity = 9.80665
+
+  /// The terrain from `surface_altitude`/`orog` (else the surface geopotential `z` over g)
+  /// and `land_binary_mask`/`lsm` at the first step, when the file has them.
+  fileprivate static func terrain(
+    file: NCFile, grid: CFGrid, reader: CFFieldReader, first: StepSource
+  ) throws(IngestError) -> (terrain: CubeTerrain?, warnings: [String]) {
+    var heights: [Double]?
+    if let field = try CFField.find(.orography, in: file, grid: grid) {
+      heights = try reader.read(field, at: first)
+    } else if let field = try CFField.find(.surfaceGeopotential, in: file, grid: grid) {
+      heights = try reader.read(field, at: first).map { $0 / gravity }
+    }
+    let mask = try CFField.find(.landSeaMask, in: file, grid: grid)
+    return TerrainInput(
+      heights: heights, landFraction: try mask.map { (field) throws(IngestError) in try reader.read(field, at: first) },
+      path: first.path, heightNames: "surface_altitude, orog or surface geopotential z",
+      maskNames: "land_binary_mask or lsm"
+    ).terrain(cells: grid.width * grid.height)
   }
 }
 

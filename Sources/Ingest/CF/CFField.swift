@@ -11,6 +11,18 @@ struct CFQuantity {
   let aliases: [String]
   let unit: CFUnit
 
+  /// Terrain height: surface altitude or orography, in metres.
+  static let orography = CFQuantity(
+    label: "surface_altitude", standardNames: ["surface_altitude"], height: nil, aliases: ["orog"], unit: .metres)
+  /// Terrain as surface geopotential (ERA5's `z`), divided by standard gravity for metres.
+  static let surfaceGeopotential = CFQuantity(
+    label: "surface_geopotential", standardNames: ["surface_geopotential"], height: nil, aliases: ["z"],
+    unit: .geopotential)
+  /// Land fraction: land where it is at least 0.5.
+  static let landSeaMask = CFQuantity(
+    label: "land_binary_mask", standardNames: ["land_binary_mask", "land_area_fraction"], height: nil,
+    aliases: ["lsm", "LAND_surface"], unit: .fraction)
+
   static let temperature = CFQuantity(
     label: "2 m air_temperature", standardNames: ["air_temperature"], height: 2,
     aliases: [

@@ -10,6 +10,10 @@ enum CFUnit: String {
   case millimetresPerHour = "mm/h"
   case wattsPerSquareMetre = "W/m²"
   case metres = "m"
+  /// Geopotential, divided by standard gravity into metres by the caller.
+  case geopotential = "m²/s²"
+  /// A fraction of 1 (a land-sea mask).
+  case fraction = "1"
 
   /// A conversion from `units` (as written in the file's `units` attribute), or nil when
   /// nwpcube does not know how: a guess would be a silently wrong number.
@@ -60,6 +64,17 @@ enum CFUnit: String {
       switch u {
       case "m", "metre", "meter", "metres", "meters": return { $0 }
       case "km": return { $0 * 1000 }
+      default: return nil
+      }
+    case .geopotential:
+      switch u {
+      case "m2 s-2", "m**2 s**-2", "m^2/s^2", "m2/s2", "m^2 s^-2": return { $0 }
+      default: return nil
+      }
+    case .fraction:
+      switch u {
+      case "1", "0-1", "(0 - 1)", "fraction", "", "~": return { $0 }
+      case "%", "percent": return { $0 / 100 }
       default: return nil
       }
     case .wattsPerSquareMetre:

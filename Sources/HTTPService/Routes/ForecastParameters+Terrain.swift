@@ -1,0 +1,32 @@
+import PointQuery
+
+extension ForecastParameters {
+  /// `/v1/forecast`'s cell selection when none is given: Open-Meteo's default, `land`. A
+  /// cube without a land mask answers from the nearest cell, as before terrain was stored.
+  static let defaultCellSelection = CellSelection.land
+  /// The elevations accepted, metres: the lowest and highest ground on Earth with room to
+  /// spare (the heights a cube may hold).
+  static let elevationRange: ClosedRange<Double> = -1_000...9_000
+
+  /// `elevation`: one height in metres per location (comma-separated, as the coordinates),
+  /// or `nan` for no correction; nil for every location when absent.
+  static func elevations(_ query: QueryParameters, count: Int) throws(APIError) -> [Double?] {
+    guard let text = query["elevation"] else { return Array(repeating: nil, count: count) }
+    let expected = "metres, e.g. 120, or nan for no correction, one per location separated by commas"
+    let items = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard items.count == count else {
+      throw APIError.parameter(
+        "elevation", "has \(items.count) values for \(count) locations; give \(expected)")
+    }
+    return try items.map { item throws(APIError) -> Double? in
+      if item.lowercased() == "nan" { return nil }
+      return try QueryParameters.number(
+        String(item), name: "elevation", in: elevationRange, expected: expected)
+    }
+  }
+
+  /// `cell_selection`: `land` (the default), `sea` or `nearest`.
+  static func cellSelection(_ query: QueryParameters) throws(APIError) -> CellSelection {
+    try choice(query, "cell_selection", default: defaultCellSelection)
+  }
+}

@@ -1,0 +1,56 @@
+import GridGeometry
+
+extension Cube {
+  /// How far, in cells along each grid axis, `land`/`sea` selection looks from the nearest
+  /// cell: 1 is the 3 × 3 block around it.
+  public static let selectionRadius = 1
+
+  /// `location` moved to the cell `selection` picks (see `CellSelection`) for the point at
+  /// `latitude`, `longitude`. Unchanged for `nearest`, for a bilinear location, for a
+  /// cube without a land mask, and when the nearest cell is already of the kind asked for
+  /// or no cell of that kind lies within `selectionRadius`.
+  public func selecting(
+    _ selection: CellSelection, latitude: Double, longitude: Double, from location: PointLocation
+  ) -> PointLocation {
+    guard selection != .nearest, location.method == .nearest, file.hasTerrain else { return location }
+    let wantLand = selection == .land
+    guard let kind = file.isLand(cell: location.cell), kind != wantLand else { return location }
+    var best: (cell: Int, i: Int, j: Int, distance: Double)?
+    let radius = Self.selectionRadius
+    for j in max(0, location.j - radius)...min(height - 1, location.j + radius) {
+      for i in max(0, location.i - radius)...min(width - 1, location.i + radius) {
+        let cell = j * width + i
+        guard file.isLand(cell: cell) == wantLand else { continue }
+        let distance = GreatCircle.distance(
+          latitude1: latitude, longitude1: longitude, latitude2: Double(latitudes[cell]),
+          longitude2: Double(longitudes[cell]))
+        // Ties go to the first in row order, so that the choice does not depend on anything
+        // but the grid.
+        if best.map({ distance < $0.distance }) ?? true { best = (cell, i, j, distance) }
+      }
+    }
+    guard let best else { return location }
+    return PointLocation(
+      i: best.i, j: best.j, width: width, latitude: Double(latitudes[best.cell]),
+      longitude: Self.signedLongitude(longitudes[best.cell]), method: .nearest)
+  }
+
+  /// The model's terrain height at a location, metres: the cell's for a nearest-cell
+  /// location, and for a bilinear one the four cells' heights blended with the values'
+  /// own weights, so that it is the height the interpolated temperature belongs to. nil
+  /// where the cube has no terrain or a height needed is unknown.
+  public func terrainHeight(at location: PointLocation) -> Double? {
+    guard file.hasTerrain else { return nil }
+    guard location.method == .bilinear else { return file.terrainHeight(cell: location.cell) }
+    let (sw, north, east) = (location.southWest, location.northStep, location.eastStep)
+    guard let a = file.terrainHeight(cell: sw), let b = file.terrainHeight(cell: sw + east),
+      let c = file.terrainHeight(cell: sw + north), let d = file.terrainHeight(cell: sw + north + east)
+    else { return nil }
+    let southern = a + (b - a) * location.fx
+    let northern = c + (d - c) * location.fx
+    return southern + (northern - southern) * location.fy
+  }
+
+  /// Whether a location's cell is land (true), water (false) or unknown (nil).
+  public func isLand(at location: PointLocation) -> Bool? { file.isLand(cell: location.cell) }
+}
