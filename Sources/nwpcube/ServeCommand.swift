@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPService
 import Logging
+import Places
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -27,6 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "The port to listen on (0 picks a free one, which the log names).")
   var port: Int = 8080
 
+  @Option(
+    help: ArgumentHelp(
+      "A GeoNames cities*.txt gazetteer for GET /v1/search (e.g. SampleGrids/places/cities1000_PT_ES.txt).",
+      discussion: "Read and indexed once at start-up; without it /v1/search answers 404.",
+      valueName: "file"))
+  var places: String?
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
@@ -42,10 +50,15 @@ struct ServeCommand: AsyncParsableCommand {
     LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
     var logger = Logger(label: "nwpcube.serve")
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-    let app = try buildApplication(ServiceSettings(store: store, host: host, port: port), logger: logger)
+    let gazetteer = try places.map { path throws(GazetteerError) in try Gazetteer(contentsOf: path) }
+    let app = try buildApplication(
+      ServiceSettings(store: store, host: host, port: port, places: gazetteer), logger: logger)
     let services = ServiceGroup(
       configuration: ServiceGroupConfiguration(
         services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    if let places, let gazetteer {
+      logger.info("places indexed", metadata: ["file": "\(places)", "places": "\(gazetteer.places.count)"])
+    }
     logger.info("serving", metadata: ["store": "\(store)"])
     try await services.run()
     logger.info("stopped")

@@ -1,6 +1,7 @@
 import Forecast
 import Foundation
 import NIOCore
+import Places
 
 /// What a server serves and where: the store, the address, the limits and the clock.
 public struct ServiceSettings: Sendable {
@@ -19,11 +20,14 @@ public struct ServiceSettings: Sendable {
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64
+  /// The places `/v1/search` finds, indexed once at start-up; nil when search is not offered.
+  public var places: Gazetteer?
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
     idleTimeout: TimeAmount = .seconds(60),
-    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) }
+    clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) },
+    places: Gazetteer? = nil
   ) {
     self.store = store
     self.host = host
@@ -31,6 +35,7 @@ public struct ServiceSettings: Sendable {
     self.limits = limits
     self.idleTimeout = idleTimeout
     self.clock = clock
+    self.places = places
   }
 }
 
