@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast"]),
     .library(name: "Ingest", targets: ["Ingest"]),
     .library(name: "HTTPService", targets: ["HTTPService"]),
+    .library(name: "Places", targets: ["Places"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,12 +47,13 @@ let package = Package(
       name: "PointQuery", dependencies: ["CFileSystemType", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
-    .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime"]),
+    .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "Places"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
+    .target(name: "Places"),
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime",
+        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime", "Places",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -68,6 +70,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime", "HTTPService",
+        "Places",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,13 +90,14 @@ let package = Package(
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["PointQuery", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+    .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
       name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
         "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun",
-        "_TestSupport",
+        "Places", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -25,7 +25,9 @@ struct BenchCommand: ParsableCommand {
       grid cannot have is left out with a note on standard error), read (one value at an \
       already located point) and daily7 (a 7-day daily summary of the seven legacy metrics at \
       one point, as the legacy MedianPrevByDays shows it, through the forecast API and the live store, runs stitched hour by hour from the \
-      newest run's first day). \
+      newest run's first day), and places (search by name and nearest place on a gazetteer of at \
+      least \(BenchCommand.placesTarget) places, only when asked for and without a store: see \
+      its output). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
       spread over the batch; p50, p99 and max are of the per-lookup time within each batch. \
@@ -35,8 +37,14 @@ struct BenchCommand: ParsableCommand {
 
   static let batch = 16
 
-  @Option(help: "The store directory.")
-  var store: String
+  @Option(help: "The store directory (not needed when --kinds is places alone).")
+  var store: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The gazetteer the places kind grows from (default: \(PlacesCommand.bundled) in the current directory).",
+      valueName: "file"))
+  var places: String?
 
   @Option(help: "Lookups per kind.")
   var queries: Int = 200_000
@@ -49,7 +57,7 @@ struct BenchCommand: ParsableCommand {
 
   @Option(
     help:
-      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read, daily7."
+      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read, daily7, places."
   )
   var kinds: String?
 
@@ -60,9 +68,18 @@ struct BenchCommand: ParsableCommand {
     guard queries >= Self.batch, queries <= 100_000_000 else {
       throw ValidationError("--queries \(queries) must be in \(Self.batch)…100000000")
     }
+    if json, let kinds, kinds.split(separator: ",").contains("places"), kinds != "places" {
+      throw ValidationError("--kinds: with --json, places runs alone (it prints an object of its own)")
+    }
   }
 
   func run() throws {
+    let selected = Set(
+      (kinds ?? "nearest,bilinear,series24h,locate,locate_analytic,locate_generic,read,daily7").split(separator: ",")
+        .map(String.init))
+    if selected.contains("places") { try benchPlaces() }
+    guard !selected.subtracting(["places"]).isEmpty else { return }
+    guard let store else { throw ValidationError("--store is required for every kind but places") }
     let forecastStore = try ForecastStore(path: store)
     // The finest grid of the newest run.
     let cube = forecastStore.cubes[0]
@@ -85,9 +102,6 @@ struct BenchCommand: ParsableCommand {
     var buffer = [Double](repeating: 0, count: daySteps)
     var sink = 0.0
 
-    let selected = Set(
-      (kinds ?? "nearest,bilinear,series24h,locate,locate_analytic,locate_generic,read,daily7").split(separator: ",")
-        .map(String.init))
     var results: [(String, Timing)] = []
     func record(_ kind: String, _ body: (Int) throws -> Void) rethrows {
       if selected.contains(kind) { results.append((kind, try measure(body))) }
@@ -232,7 +246,7 @@ struct BenchCommand: ParsableCommand {
       perSecond: Double(count * Self.batch) / (Double(total) / 1e9))
   }
 
-  private func now() -> UInt64 {
+  func now() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPService
 import Logging
+import Places
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -30,6 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(help: "The port to listen on (0 picks a free one, which the log names).")
   var port: Int = 8080
+
+  @Option(
+    help: ArgumentHelp(
+      "A GeoNames cities*.txt gazetteer for GET /v1/search (e.g. SampleGrids/places/cities1000_PT_ES.txt).",
+      discussion: "Read and indexed once at start-up; without it /v1/search answers 404.",
+      valueName: "file"))
+  var places: String?
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
@@ -69,10 +77,14 @@ struct ServeCommand: AsyncParsableCommand {
         "API keys required",
         metadata: ["file": "\(keys)", "keys": "\(settings.keys?.count ?? 0)", "legacy_exempt": "\(keysExemptLegacy)"])
     }
+    settings.places = try places.map { path throws(GazetteerError) in try Gazetteer(contentsOf: path) }
     let app = try buildApplication(settings, logger: logger)
     let services = ServiceGroup(
       configuration: ServiceGroupConfiguration(
         services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    if let places, let gazetteer = settings.places {
+      logger.info("places indexed", metadata: ["file": "\(places)", "places": "\(gazetteer.places.count)"])
+    }
     logger.info("serving", metadata: ["store": "\(store)"])
     try await services.run()
     logger.info("stopped")

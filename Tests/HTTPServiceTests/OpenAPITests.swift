@@ -59,6 +59,7 @@ import _TestSupport
     if schema["enum"] != nil { return "not-a-choice" }
     if let maximum = SchemaCheck.number(schema["maximum"]) { return String(Int(maximum) + 1) }
     if schema["pattern"] != nil { return "x" }
+    if let length = SchemaCheck.number(schema["maxLength"]) { return String(repeating: "x", count: Int(length) + 1) }
     if schema["format"] as? String == "date" { return "2026-02-30" }
     return "no_such_value"
   }

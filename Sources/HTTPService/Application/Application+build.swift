@@ -6,7 +6,7 @@ import NIOCore
 import PointQuery
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
-/// `/v1/forecast`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
+/// `/v1/forecast`, `/v1/search`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
 /// metrics and JSON errors on every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
@@ -47,6 +47,7 @@ public func buildApplication(
   router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
   LegacyRoutes(forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ForecastRoute(forecaster: forecaster, limits: settings.limits, clock: settings.clock).register(on: router)
+  SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
   return Application(
@@ -64,5 +65,6 @@ public func buildApplication(
 /// Every path the application routes: the OpenAPI document must describe exactly these.
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
-  ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath, ServiceRoutes.openAPIPath,
+  SearchRoute.path, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
+  ServiceRoutes.openAPIPath,
 ]

@@ -1,6 +1,7 @@
 import Forecast
 import Foundation
 import NIOCore
+import Places
 
 /// What a server serves and where: the store, the address, the limits and the clock.
 public struct ServiceSettings: Sendable {
@@ -21,12 +22,14 @@ public struct ServiceSettings: Sendable {
   public var clock: @Sendable () -> Int64
   /// The API keys required, nil for none (`--keys`).
   public var keys: APIKeySettings?
+  /// The places `/v1/search` finds, indexed once at start-up; nil when search is not offered.
+  public var places: Gazetteer?
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
     idleTimeout: TimeAmount = .seconds(60),
     clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970.rounded(.down)) },
-    keys: APIKeySettings? = nil
+    keys: APIKeySettings? = nil, places: Gazetteer? = nil
   ) {
     self.store = store
     self.host = host
@@ -35,6 +38,7 @@ public struct ServiceSettings: Sendable {
     self.idleTimeout = idleTimeout
     self.clock = clock
     self.keys = keys
+    self.places = places
   }
 }
 

@@ -81,11 +81,12 @@ struct HTTPTestResponse: Sendable {
     headers["content-type"].map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
   }
 
-  /// The message of an error body `{"error": {"message": "…"}}`, nil when the body is not one.
+  /// The message of an error body, `{"error": {"message": "…"}}` or Open-Meteo's
+  /// `{"error": true, "reason": "…"}`; nil when the body is neither.
   var errorMessage: String? {
-    guard let object = json as? [String: Any], object.count == 1, let error = object["error"] as? [String: Any],
-      error.count == 1
-    else { return nil }
+    guard let object = json as? [String: Any] else { return nil }
+    if object.count == 2, object["error"] as? Bool == true { return object["reason"] as? String }
+    guard object.count == 1, let error = object["error"] as? [String: Any], error.count == 1 else { return nil }
     return error["message"] as? String
   }
 

@@ -2,6 +2,7 @@ import Forecast
 import Foundation
 import HTTPService
 import Ingest
+import Places
 import PointQuery
 import SampleRun
 import UTCTime
@@ -24,8 +25,11 @@ enum SampleService {
   /// conditions have data.
   static let now: Int64 = UTC.seconds(year: 2026, month: 6, day: 21, hour: 10, minute: 7) ?? 0
 
-  /// The settings of a server over the sample store.
-  static var settings: ServiceSettings { ServiceSettings(store: store, clock: { now }) }
+  /// The bundled gazetteer of Portugal and Spain, read once.
+  static let places: Gazetteer? = try? Gazetteer(contentsOf: SampleFiles.grid("places/cities1000_PT_ES.txt"))
+
+  /// The settings of a server over the sample store, with the bundled gazetteer.
+  static var settings: ServiceSettings { ServiceSettings(store: store, clock: { now }, places: places) }
 
   private static let shared = Task { try await LiveServer.start(settings) }
 

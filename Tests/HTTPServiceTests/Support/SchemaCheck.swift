@@ -98,6 +98,7 @@ struct SchemaCheck {
     switch type {
     case "null": return value is NSNull
     case "string": return value is String
+    case "boolean": return value is Bool
     case "object": return value is [String: Any]
     case "array": return value is [Any]
     case "number": return number(value) != nil
