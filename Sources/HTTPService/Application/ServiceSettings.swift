@@ -19,6 +19,8 @@ public struct ServiceSettings: Sendable {
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64
+  /// The zones of points, for `/v1/forecast`'s `timezone=auto`; nil refuses `auto`.
+  public var zoneFinder: ZoneFinder?
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),
