@@ -189,7 +189,7 @@ struct ForecastParameters {
     guard let name = query["timezone"] else { return points.map { _ in (.utc, "GMT") } }
     guard name.lowercased() == "auto" else {
       do {
-        let zone = try LocalTimeZone(identifier: name)
+        let zone = try LocalTimeZone.named(name)
         return points.map { _ in (zone, zone.identifier) }
       } catch {
         throw APIError.parameter("timezone", error.description)
@@ -208,7 +208,7 @@ struct ForecastParameters {
             + "give an IANA name such as Europe/Lisbon")
       }
       do {
-        let zone = try LocalTimeZone(identifier: identifier)
+        let zone = try LocalTimeZone.named(identifier)
         return (zone, zone.identifier)
       } catch {
         throw APIError.parameter("timezone", "'auto' found \(error) in \(finder.source)")
