@@ -94,10 +94,10 @@ enum ZoneAbbreviations {
       return (table, end - start)
     }
     guard let (first, length) = block(at: 0, size: 4) else { return nil }
-    guard bytes.count > 4, bytes[4] >= UInt8(ascii: "2"), var (table, secondLength) = block(at: length, size: 8)
-    else { return first }
+    guard bytes.count > 4, bytes[4] >= UInt8(ascii: "2"), let second = block(at: length, size: 8) else { return first }
+    var table = second.0
     // The footer: a POSIX TZ string between newlines, e.g. `WET0WEST,M3.5.0/1,M10.5.0`.
-    let footer = bytes[min(bytes.count, length + secondLength)...].drop { $0 == UInt8(ascii: "\n") }
+    let footer = bytes[min(bytes.count, length + second.1)...].drop { $0 == UInt8(ascii: "\n") }
       .prefix { $0 != UInt8(ascii: "\n") }
     (table.standard, table.daylight) = names(inRule: Array(footer))
     return table
