@@ -3,6 +3,11 @@ import Forecast
 extension OpenMeteoDocument {
   /// Several answers as one JSON text: one object, or an array of them.
   public static func json(_ documents: [OpenMeteoDocument], array: Bool) -> String {
+    String(decoding: jsonBytes(documents, array: array), as: UTF8.self)
+  }
+
+  /// `json(_:array:)` as UTF-8 bytes, for a server to send without validating them again.
+  public static func jsonBytes(_ documents: [OpenMeteoDocument], array: Bool) -> [UInt8] {
     var out = JSONBytes(capacity: 4_096 * documents.count)
     if array { out.byte(UInt8(ascii: "[")) }
     for (index, document) in documents.enumerated() {
@@ -10,7 +15,7 @@ extension OpenMeteoDocument {
       document.json(into: &out)
     }
     if array { out.byte(UInt8(ascii: "]")) }
-    return out.text
+    return out.bytes
   }
 
   /// The answer as CSV in Open-Meteo's layout: a line about the point, then each block

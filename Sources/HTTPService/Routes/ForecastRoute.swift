@@ -39,7 +39,10 @@ struct ForecastRoute: Sendable {
     }
     switch parameters.format {
     case .json:
-      return Responses.text(OpenMeteoDocument.json(documents, array: several), contentType: Responses.json)
+      // Bytes straight into the buffer: the text is UTF-8 by construction.
+      return Response(
+        status: .ok, headers: [.contentType: Responses.json],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenMeteoDocument.jsonBytes(documents, array: several))))
     case .csv:
       let body =
         several
