@@ -30,6 +30,12 @@ public struct LocalHour: Sendable, Hashable {
   /// The zone's offset from UTC at that instant, in seconds east of Greenwich.
   public let utcOffset: Int
 
+  /// The hour at `instant` (Unix seconds) with the zone's offset there.
+  public init(instant: Int64, utcOffset: Int) {
+    self.instant = instant
+    self.utcOffset = utcOffset
+  }
+
   /// The local time with its offset, e.g. `2026-03-29T02:00+01:00`.
   public var timestamp: String { LocalTimestamp.format(instant, utcOffset: utcOffset) }
 }

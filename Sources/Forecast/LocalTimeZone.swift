@@ -11,10 +11,10 @@ public struct LocalTimeZone: Sendable, Hashable {
   /// The zone's IANA identifier, as the client spelled it (or as the database spells it
   /// when the client's case differed).
   public let identifier: String
-  private let calendar: Calendar
+  let calendar: Calendar
   /// The offset of a zone that has never changed it (UTC, the default, and Etc/GMT±N):
   /// its days are then arithmetic, with no call into the calendar.
-  private let fixedOffset: Int?
+  let fixedOffset: Int?
 
   /// Coordinated Universal Time, the default zone of every forecast.
   public static let utc = LocalTimeZone(identifier: "UTC", zone: TimeZone(secondsFromGMT: 0) ?? .gmt)

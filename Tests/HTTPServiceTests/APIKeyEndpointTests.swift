@@ -31,7 +31,7 @@ import Testing
 
   /// The message of an error in `shape`, nil when the body is not one.
   static func message(_ answer: HTTPTestResponse, _ shape: Shape) -> String? {
-    shape == .openMeteo ? answer.openMeteoErrorReason : answer.errorMessage
+    shape == .openMeteo ? answer.openMeteoReason : answer.errorMessage
   }
 
   @Test func everyRouteAndFamilyRefusesNoKeyAndWrongKeysAndAnswersTheRightKeyAsAnOpenServerDoes() async throws {

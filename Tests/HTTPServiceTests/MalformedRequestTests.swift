@@ -245,7 +245,7 @@ import _TestSupport
         let text = "\(target.prefix(200)) → \(answer.body.prefix(300))"
         #expect(answer.status == status, "\(text)")
         #expect(answer.mediaType == "application/json", "\(text)")
-        let said = base.hasPrefix("/v1/") ? answer.openMeteoErrorReason : answer.errorMessage
+        let said = base.hasPrefix("/v1/") ? answer.openMeteoReason : answer.errorMessage
         #expect(status == 414 ? said?.hasPrefix(message) == true : said == message, "\(text)")
       }
       let good = try await client.get(base + (base.contains("?") ? "&" : "?") + "apikey=\(key)")

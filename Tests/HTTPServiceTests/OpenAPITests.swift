@@ -1,5 +1,7 @@
+import ForecastOutput
 import Foundation
 import Meteorology
+import PointQuery
 import Testing
 import Yams
 import _TestSupport
@@ -43,7 +45,9 @@ import _TestSupport
   }
 
   /// Parameters that are only meaningful together.
-  static let companions = ["start_date": "end_date", "end_date": "start_date"]
+  static let companions = [
+    "start_date": "end_date", "end_date": "start_date", "start_hour": "end_hour", "end_hour": "start_hour",
+  ]
   /// Optional parameters the smallest meaningful request has: /v1/forecast needs something
   /// to answer.
   static let baseExtras = ["/v1/forecast": ["hourly"]]
@@ -158,6 +162,8 @@ import _TestSupport
     #expect(try choices("visibility_unit") == VisibilityUnit.allCases.map(\.rawValue))
     #expect(try choices("method") == ["nearest", "bilinear"])
     #expect(try choices("format") == ForecastParameters.Format.allCases.map(\.rawValue))
+    #expect(try choices("timeformat") == OpenMeteoDocument.TimeFormat.allCases.map(\.rawValue))
+    #expect(Set(try choices("cell_selection")) == Set(CellSelection.allCases.map(\.rawValue)))
     #expect(SchemaCheck.number(try schema(forecast, "forecast_days")["maximum"]) == Double(ServiceLimits().days))
     let legacy = operations.filter { $0.path.hasSuffix(".php") }
     #expect(legacy.count == 4)

@@ -46,7 +46,11 @@ public func buildApplication(
   router.add(middleware: JSONErrorMiddleware())
   router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
   LegacyRoutes(forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
-  ForecastRoute(forecaster: forecaster, limits: settings.limits, clock: settings.clock).register(on: router)
+  ForecastRoute(
+    forecaster: forecaster, limits: settings.limits, clock: settings.clock,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+  )
+  .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)

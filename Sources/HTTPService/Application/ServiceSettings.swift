@@ -24,6 +24,9 @@ public struct ServiceSettings: Sendable {
   public var keys: APIKeySettings?
   /// The places `/v1/search` finds, indexed once at start-up; nil when search is not offered.
   public var places: Gazetteer?
+  /// The zones of points, for `/v1/forecast`'s `timezone=auto`; nil takes the nearest place's
+  /// zone from `places`, and refuses `auto` without them.
+  public var zoneFinder: ZoneFinder?
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),

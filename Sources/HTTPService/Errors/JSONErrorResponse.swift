@@ -1,7 +1,8 @@
 import ForecastOutput
 import Hummingbird
 
-/// An error a client receives as `{"error": {"message": "…"}}` with the error's status.
+/// An error a client receives as a JSON body in its API family's shape (see
+/// `JSONErrorBody`) with the error's status.
 ///
 /// The core libraries' errors (`QueryError`, `ForecastError`, `UnitError`,
 /// `LocalTimeError`) conform here, in the server module, so that they stay free of HTTP:
@@ -17,15 +18,24 @@ extension JSONErrorResponse {
 
   /// The error as a response: its status and its message.
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    JSONErrorBody.response(status: status, message: message)
+    JSONErrorBody.response(status: status, message: message, path: request.uri.path)
   }
 }
 
-/// The body every error response carries.
+/// The body every error response carries, in the shape of the API family its path belongs
+/// to: the `/v1/` routes speak Open-Meteo's API, whose clients read
+/// `{"error": true, "reason": "…"}`; every other route (the legacy app's, `/healthz`, …)
+/// keeps nwpcube's `{"error": {"message": "…"}}`.
 enum JSONErrorBody {
-  /// `{"error": {"message": message}}` with `status`.
-  static func response(status: HTTPResponse.Status, message: String) -> Response {
-    let body = JSONText.object([("error", JSONText.object([("message", JSONText.string(message))]))])
+  /// The path prefix of the routes that answer errors in Open-Meteo's shape.
+  static let openMeteoPrefix = "/v1/"
+
+  /// The error `message` with `status`, shaped for `path`.
+  static func response(status: HTTPResponse.Status, message: String, path: String) -> Response {
+    let body =
+      path.hasPrefix(openMeteoPrefix)
+      ? JSONText.object([("error", "true"), ("reason", JSONText.string(message))])
+      : JSONText.object([("error", JSONText.object([("message", JSONText.string(message))]))])
     return Responses.text(body, contentType: Responses.json, status: status)
   }
 }

@@ -1,8 +1,8 @@
 import Hummingbird
 import Logging
 
-/// Turns every error a route throws into a response with a JSON body
-/// (`{"error": {"message": "…"}}`), so that no client ever gets an empty or HTML error.
+/// Turns every error a route throws into a response with a JSON body in its route's API
+/// family's shape (`JSONErrorBody`), so that no client ever gets an empty or HTML error.
 ///
 /// Errors that know their status (`JSONErrorResponse`) say it; Hummingbird's own (`404`
 /// for a path without a route) keep theirs and get a message; anything else is the
@@ -14,17 +14,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as any JSONErrorResponse {
-      return JSONErrorBody.response(status: error.status, message: error.message)
+      return JSONErrorBody.response(status: error.status, message: error.message, path: request.uri.path)
     } catch let error as any HTTPResponseError {
       let message =
         error.status == .notFound
         ? "no route for \(request.method) \(request.uri.path); the API is described at \(ServiceRoutes.openAPIPath)"
         : error.status.reasonPhrase
-      return JSONErrorBody.response(status: error.status, message: message)
+      return JSONErrorBody.response(status: error.status, message: message, path: request.uri.path)
     } catch {
       context.logger.error("request failed", metadata: ["error": "\(error)"])
       return JSONErrorBody.response(
-        status: .internalServerError, message: "internal error; the server log has the cause")
+        status: .internalServerError, message: "internal error; the server log has the cause", path: request.uri.path)
     }
   }
 }

@@ -23,7 +23,8 @@ struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
     context.coreContext.endpointPath.value = request.uri.path
     var response = JSONErrorBody.response(
       status: .methodNotAllowed,
-      message: "method \(request.method) is not allowed on \(request.uri.path); use GET or HEAD")
+      message: "method \(request.method) is not allowed on \(request.uri.path); use GET or HEAD",
+      path: request.uri.path)
     response.headers[.allow] = Self.allowed
     return response
   }

@@ -3,66 +3,110 @@ import ForecastOutput
 import Meteorology
 import PointQuery
 
-/// `/v1/forecast`'s parameters, read into one `ForecastQuery` per location. The names and
-/// their meaning follow Open-Meteo's forecast API, so that its clients work with few changes.
+/// `/v1/forecast`'s parameters, read into one `OpenMeteoQuery` per location. The names,
+/// their meaning and their defaults are Open-Meteo's forecast API's, so that its clients
+/// work by changing only their base URL; nwpcube's own names and unit parameters stay
+/// accepted beside them.
 struct ForecastParameters {
   /// How the answer is written.
   enum Format: String, CaseIterable {
     case json, csv
   }
 
-  /// Every parameter `/v1/forecast` takes; any other is refused (it is most likely a
+  /// Every parameter `/v1/forecast` documents; any other is refused (it is most likely a
   /// misspelling).
   static let names = [
-    "latitude", "longitude", "hourly", "daily", "current", "timezone", "forecast_days", "past_days", "start_date",
-    "end_date", "units", "temperature_unit", "wind_speed_unit", "precipitation_unit", "pressure_unit",
-    "visibility_unit", "method", "domain", "format", "elevation", "cell_selection",
+    "latitude", "longitude", "hourly", "daily", "current", "minutely_15", "timezone", "forecast_days", "past_days",
+    "forecast_hours", "past_hours", "forecast_minutely_15", "past_minutely_15", "start_date", "end_date",
+    "start_hour", "end_hour", "temperature_unit", "wind_speed_unit", "precipitation_unit", "timeformat", "models",
+    "cell_selection", "elevation", "units", "pressure_unit", "visibility_unit", "method", "domain", "format",
   ]
+  /// Parameters taken but read elsewhere: the API key, which the key check reads before
+  /// the route, so that a client sending one is not refused here.
+  static let passedOn = ["apikey"]
 
   /// Days counted forward from today when neither `forecast_days` nor `start_date` is given.
   static let defaultForecastDays = 7
-  /// Current conditions are for the current quarter hour, as Open-Meteo's are.
-  static let currentInterval: Int64 = 900
+  /// `models=best_match`: the run catalogue's rule, the newest run of the finest domain.
+  static let bestMatch = "best_match"
 
   /// One query per location, in the order given.
-  let queries: [ForecastQuery]
+  let queries: [OpenMeteoQuery]
   let format: Format
+  let timeFormat: OpenMeteoDocument.TimeFormat
+  /// How `timezone` is echoed: as given, `GMT` when absent; the point's zone for `auto`.
+  let timeZoneNames: [String]
 
   /// Reads `query`, with `now` (Unix seconds) for today and current conditions.
+  /// - Parameters:
+  ///   - models: the store's model/domain names (`wrf/d01`), for `models=`.
+  ///   - zoneFinder: the zones of points, for `timezone=auto`.
   /// - Throws: `APIError` (or a core library error) naming the first parameter at fault.
-  init(_ query: QueryParameters, limits: ServiceLimits, now: Int64) throws {
-    try query.rejectUnknown(allowed: Self.names)
+  init(
+    _ query: QueryParameters, limits: ServiceLimits, now: Int64, models: [String] = [],
+    zoneFinder: ZoneFinder? = nil
+  ) throws {
+    try query.rejectUnknown(allowed: Self.names + Self.passedOn, listed: Self.names)
     let points = try Self.points(query, limit: limits.locations)
-    let current = try Self.metrics(query, "current")
-    let hourly = try Self.metrics(query, "hourly")
-    let daily = try Self.dailyVariables(query)
-    guard !(current.isEmpty && hourly.isEmpty && daily.isEmpty) else {
+    let current = try Self.columns(query, "current")
+    let hourly = try Self.columns(query, "hourly")
+    let minutely = try Self.columns(query, "minutely_15")
+    let daily = try Self.dailyColumns(query)
+    guard !(current.isEmpty && hourly.isEmpty && daily.isEmpty && minutely.isEmpty) else {
       throw APIError(
         .badRequest,
-        "nothing to answer: give hourly, daily or current, e.g. hourly=temp,rain or daily=temp_max,rain_sum")
+        "nothing to answer: give hourly, daily, current or minutely_15, e.g. hourly=temperature_2m,precipitation "
+          + "or daily=temperature_2m_max,precipitation_sum")
     }
-    let zone = try Self.timeZone(query)
+    let zones = try Self.timeZones(query, points: points, finder: zoneFinder)
+    // Open-Meteo's default wind speed is km/h; a preset (`units=si`) keeps its own.
     let units = try UnitSystem(
-      preset: query["units"], temperature: query["temperature_unit"], windSpeed: query["wind_speed_unit"],
+      preset: query["units"], temperature: query["temperature_unit"],
+      windSpeed: query["wind_speed_unit"] ?? (query["units"] == nil ? WindSpeedUnit.kilometresPerHour.rawValue : nil),
       precipitation: query["precipitation_unit"], pressure: query["pressure_unit"],
       visibility: query["visibility_unit"])
     let method = try Self.choice(query, "method", default: InterpolationMethod.nearest)
     let (elevations, cellSelection) = (try Self.elevations(query, count: points.count), try Self.cellSelection(query))
     format = try Self.choice(query, "format", default: Format.json)
-    let domain = query["domain"]
-    if domain?.isEmpty == true { throw APIError.parameter("domain", "empty; give a domain name such as d01") }
-    let (start, days) = try Self.days(
-      query, today: zone.date(containing: now), limit: limits.days, needed: !(hourly.isEmpty && daily.isEmpty))
-    let currentTime = now - ((now % Self.currentInterval) + Self.currentInterval) % Self.currentInterval
-    queries = zip(points, elevations).map { point, elevation in
-      ForecastQuery(
+    timeFormat = try Self.choice(query, "timeformat", default: OpenMeteoDocument.TimeFormat.iso8601)
+    let domain = try Self.domain(query, models: models)
+    let needsDays = !(hourly.isEmpty && daily.isEmpty && minutely.isEmpty)
+    let hourWindow = try Self.window(query, "hours", step: 3_600, limit: limits.days * 24)
+    let quarterWindow = try Self.window(query, "minutely_15", step: 900, limit: limits.days * 96)
+    let hourRange = try Self.hourRange(query)
+    let currentTime =
+      now - ((now % OpenMeteoQuery.currentInterval) + OpenMeteoQuery.currentInterval)
+      % OpenMeteoQuery.currentInterval
+    var queries: [OpenMeteoQuery] = []
+    for ((point, zone), elevation) in zip(zip(points, zones), elevations) {
+      let (start, days) = try Self.days(
+        query, today: zone.zone.date(containing: now), limit: limits.days, needed: needsDays)
+      var plan = OpenMeteoQuery(
         request: ForecastRequest(
-          latitude: point.latitude, longitude: point.longitude, method: method, domain: domain, timeZone: zone,
+          latitude: point.latitude, longitude: point.longitude, method: method, domain: domain, timeZone: zone.zone,
           units: units, cellSelection: cellSelection, elevation: elevation),
-        current: current, currentTime: currentTime, hourly: hourly, daily: daily, start: start, days: days)
+        start: start, days: days)
+      plan.current = current
+      plan.currentTime = currentTime
+      plan.hourly = hourly
+      plan.minutely15 = minutely
+      plan.daily = daily
+      let localDays = needsDays ? zone.zone.days(from: start, count: days) : []
+      if !hourly.isEmpty {
+        plan.hours = try Self.times(
+          zone.zone, now: now, step: 3_600, window: hourWindow, range: hourRange, days: localDays,
+          limit: limits.days * 24)
+      }
+      if !minutely.isEmpty {
+        plan.quarters = try Self.times(
+          zone.zone, now: now, step: 900, window: quarterWindow, range: hourRange, days: localDays,
+          limit: limits.days * 96)
+      }
+      queries.append(plan)
     }
+    self.queries = queries
+    timeZoneNames = zones.map(\.name)
   }
-
   /// `latitude` and `longitude`: equally long comma-separated lists, at most `limit` long.
   static func points(
     _ query: QueryParameters, limit: Int
@@ -94,42 +138,191 @@ struct ForecastParameters {
     try query.required(name, expected: expected).split(separator: ",", omittingEmptySubsequences: false)
   }
 
-  /// A comma-separated list of metrics, each once; empty when the parameter is absent or
-  /// empty.
-  static func metrics(_ query: QueryParameters, _ name: String) throws(APIError) -> [Metric] {
+  /// A comma-separated list of hourly variables (Open-Meteo's names or nwpcube's metric
+  /// names), each once, keyed as given; empty when the parameter is absent or empty.
+  static func columns(_ query: QueryParameters, _ name: String) throws(APIError) -> [OpenMeteoQuery.Column] {
     guard let text = query[name], !text.isEmpty else { return [] }
-    var metrics: [Metric] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-      guard let metric = Metric.named(String(item)) else {
-        throw APIError.parameter(name, ForecastError.unknownMetric(QueryParameters.quoted(String(item))).description)
+    var columns: [OpenMeteoQuery.Column] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+      guard let quantity = OpenMeteoNames.hourly(item) else {
+        throw APIError.parameter(
+          name,
+          "unknown variable \(QueryParameters.quoted(item)); supported: \(OpenMeteoNames.hourlyList) "
+            + "(or nwpcube's metric names: \(Metric.queryable.map(\.name).joined(separator: ", ")))")
       }
-      if !metrics.contains(metric) { metrics.append(metric) }
+      if !columns.contains(where: { $0.name == item }) {
+        columns.append(OpenMeteoQuery.Column(name: item, quantity: quantity))
+      }
     }
-    return metrics
+    return columns
   }
 
-  /// `daily`: daily variable names, each once.
-  static func dailyVariables(_ query: QueryParameters) throws(APIError) -> [DailyVariable] {
+  /// `daily`: Open-Meteo's daily names or nwpcube's, each column once.
+  static func dailyColumns(_ query: QueryParameters) throws(APIError) -> [OpenMeteoQuery.DailyColumn] {
     guard let text = query["daily"], !text.isEmpty else { return [] }
-    do {
-      return try DailyVariable.parse(list: text)
-    } catch {
-      throw APIError.parameter("daily", error.description)
+    var columns: [OpenMeteoQuery.DailyColumn] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+      guard let found = OpenMeteoNames.daily(item) else {
+        throw APIError.parameter(
+          "daily",
+          "unknown variable \(QueryParameters.quoted(item)); supported: \(OpenMeteoNames.dailyList) "
+            + "(or nwpcube's daily names, e.g. temp_max, rain_sum, wind_dir_dominant)")
+      }
+      for (name, quantity) in found where !columns.contains(where: { $0.name == name }) {
+        columns.append(OpenMeteoQuery.DailyColumn(name: name, quantity: quantity))
+      }
+    }
+    return columns
+  }
+
+  /// `timezone` for each point, with the name the answer echoes: an IANA name, `GMT` (UTC)
+  /// by default, or `auto`, the point's own zone from `finder`.
+  static func timeZones(
+    _ query: QueryParameters, points: [(latitude: Double, longitude: Double)], finder: ZoneFinder?
+  ) throws(APIError) -> [(zone: LocalTimeZone, name: String)] {
+    guard let name = query["timezone"] else { return points.map { _ in (.utc, "GMT") } }
+    guard name.lowercased() == "auto" else {
+      do {
+        let zone = try LocalTimeZone.named(name)
+        return points.map { _ in (zone, zone.identifier) }
+      } catch {
+        throw APIError.parameter("timezone", error.description)
+      }
+    }
+    guard let finder else {
+      throw APIError.parameter(
+        "timezone",
+        "'auto' needs a map of places (start the service with a gazetteer); give an IANA name such as Europe/Lisbon")
+    }
+    return try points.map { point throws(APIError) in
+      guard let identifier = finder.zone(latitude: point.latitude, longitude: point.longitude) else {
+        throw APIError.parameter(
+          "timezone",
+          "'auto' found no zone for latitude \(point.latitude), longitude \(point.longitude) in \(finder.source); "
+            + "give an IANA name such as Europe/Lisbon")
+      }
+      do {
+        let zone = try LocalTimeZone.named(identifier)
+        return (zone, zone.identifier)
+      } catch {
+        throw APIError.parameter("timezone", "'auto' found \(error) in \(finder.source)")
+      }
     }
   }
 
-  /// `timezone`: an IANA name, UTC by default.
-  static func timeZone(_ query: QueryParameters) throws(APIError) -> LocalTimeZone {
-    guard let name = query["timezone"] else { return .utc }
-    guard name.lowercased() != "auto" else {
+  /// `models`: `best_match` (or absent) for the run catalogue's rule, or one of the store's
+  /// model/domain names (`wrf/d01`) or domain names (`d01`); the domain to answer from.
+  static func domain(_ query: QueryParameters, models: [String]) throws(APIError) -> String? {
+    let domain = query["domain"]
+    if domain?.isEmpty == true { throw APIError.parameter("domain", "empty; give a domain name such as d01") }
+    guard let model = query["models"], model != bestMatch else { return domain }
+    let known = [bestMatch] + models
+    let list = known.joined(separator: ", ")
+    guard !model.contains(",") else {
+      throw APIError.parameter("models", "\(QueryParameters.quoted(model)) names several; give one of \(list)")
+    }
+    guard let found = models.first(where: { $0 == model || $0.split(separator: "/").last.map(String.init) == model })
+    else {
+      throw APIError.parameter("models", "unknown model \(QueryParameters.quoted(model)); this store has \(list)")
+    }
+    let chosen = String(found.split(separator: "/").last ?? Substring(found))
+    if let domain, domain != chosen {
+      throw APIError.parameter("domain", "\(domain) contradicts models=\(model); give one of them")
+    }
+    return chosen
+  }
+
+  /// `forecast_<unit>` and `past_<unit>` (`forecast_hours`, `past_minutely_15`): how many
+  /// steps to give after and before the current one, nil when neither is given.
+  static func window(
+    _ query: QueryParameters, _ unit: String, step: Int64, limit: Int
+  ) throws(APIError) -> (past: Int, forecast: Int)? {
+    let forecast = try query.integer("forecast_\(unit)", in: 0...limit)
+    let past = try query.integer("past_\(unit)", in: 0...limit)
+    guard forecast != nil || past != nil else { return nil }
+    let total = (past ?? 0) + (forecast ?? Int(Int64(defaultForecastDays) * 86_400 / step))
+    guard total <= limit else {
+      throw APIError(
+        .badRequest, "past_\(unit) + forecast_\(unit) is \(total); at most \(limit) are allowed per request")
+    }
+    return (past ?? 0, total - (past ?? 0))
+  }
+
+  /// `start_hour` and `end_hour` (local `yyyy-MM-ddTHH:mm`, both inclusive) as instants.
+  static func hourRange(_ query: QueryParameters) throws(APIError) -> (start: String, end: String)? {
+    let start = query["start_hour"]
+    let end = query["end_hour"]
+    guard start != nil || end != nil else { return nil }
+    guard let start, let end else {
       throw APIError.parameter(
-        "timezone", "'auto' is not supported (nwpcube has no map of zones); give an IANA name such as Europe/Lisbon")
+        start == nil ? "start_hour" : "end_hour",
+        "missing; start_hour and end_hour go together, each a local time written yyyy-MM-ddTHH:mm")
     }
-    do {
-      return try LocalTimeZone(identifier: name)
-    } catch {
-      throw APIError.parameter("timezone", error.description)
+    if query["start_date"] != nil || query["forecast_hours"] != nil || query["past_hours"] != nil {
+      throw APIError(
+        .badRequest, "start_hour and end_hour cannot be combined with start_date, forecast_hours or past_hours")
     }
+    return (start, end)
+  }
+
+  /// The times of an hourly or 15-minute block: `window` steps around the current one,
+  /// the `range` given, or every step of `days`.
+  static func times(
+    _ zone: LocalTimeZone, now: Int64, step: Int64, window: (past: Int, forecast: Int)?,
+    range: (start: String, end: String)?, days: [LocalDay], limit: Int
+  ) throws(APIError) -> [LocalHour] {
+    var instants: [Int64]
+    if let window {
+      // The current step in local time, as Open-Meteo counts: the zone's whole hour (or
+      // quarter) now.
+      let offset = Int64(zone.utcOffset(at: now))
+      let local = now + offset
+      let current = local - ((local % step) + step) % step - offset
+      instants = (-window.past..<window.forecast).map { current + Int64($0) * step }
+    } else if let range {
+      let first = try localInstant(range.start, "start_hour", zone)
+      let last = try localInstant(range.end, "end_hour", zone)
+      guard last >= first else {
+        throw APIError.parameter("end_hour", "\(range.end) is before start_hour \(range.start)")
+      }
+      let count = (last - first) / step + 1
+      guard count <= limit else {
+        throw APIError(
+          .badRequest,
+          "start_hour \(range.start) to end_hour \(range.end) is \(count) steps; at most \(limit) are allowed per request"
+        )
+      }
+      instants = (0..<Int(count)).map { first + Int64($0) * step }
+    } else if step == 3_600 {
+      return days.flatMap(\.hours)
+    } else {
+      guard let first = days.first?.start, let end = days.last?.end else { return [] }
+      instants = Array(stride(from: first, to: end, by: Int(step)))
+    }
+    return instants.map { LocalHour(instant: $0, utcOffset: zone.utcOffset(at: $0)) }
+  }
+
+  /// A local time `yyyy-MM-ddTHH:mm` in `zone` as Unix seconds (the earlier of a repeated
+  /// hour; a skipped hour is read with the offset before the gap).
+  static func localInstant(_ text: String, _ name: String, _ zone: LocalTimeZone) throws(APIError) -> Int64 {
+    let bytes = Array(text.utf8)
+    func number(_ range: Range<Int>) -> Int64? {
+      var value: Int64 = 0
+      for byte in bytes[range] {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    guard bytes.count == 16, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      let date = try? LocalDate(parsing: String(decoding: bytes[0..<10], as: UTF8.self)),
+      let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60
+    else {
+      throw APIError.parameter(
+        name, "\(QueryParameters.quoted(text)) is not a local time written yyyy-MM-ddTHH:mm (e.g. 2026-06-21T06:00)")
+    }
+    let wall = Int64(date.daysSinceEpoch) * 86_400 + hour * 3_600 + minute * 60
+    return wall - Int64(zone.utcOffset(at: wall - Int64(zone.utcOffset(at: wall))))
   }
 
   /// A parameter whose value is one of a fixed set of names.

@@ -2,8 +2,9 @@ import Forecast
 import ForecastOutput
 import Hummingbird
 
-/// `GET /v1/forecast`: current conditions, hourly values and daily summaries for one or
-/// more points, as JSON in Open-Meteo's layout (an array for several points) or as CSV.
+/// `GET /v1/forecast`: Open-Meteo's forecast API over the store: current conditions,
+/// 15-minute and hourly values and daily summaries for one or more points, as JSON in
+/// Open-Meteo's layout (an array for several points) or as CSV.
 struct ForecastRoute: Sendable {
   static let path = "/v1/forecast"
 
@@ -11,22 +12,37 @@ struct ForecastRoute: Sendable {
   let limits: ServiceLimits
   /// Unix seconds now: today's date and current conditions depend on it.
   let clock: @Sendable () -> Int64
+  /// The zones of points, for `timezone=auto`.
+  var zoneFinder: ZoneFinder?
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
   }
 
   func respond(to request: Request) throws -> Response {
+    let started = ContinuousClock.now
     let query = try QueryParameters(request.uri.query, maximumBytes: limits.queryBytes)
-    let parameters = try ForecastParameters(query, limits: limits, now: clock())
+    let now = clock()
+    let parameters = try ForecastParameters(
+      query, limits: limits, now: now, models: query["models"] == nil ? [] : modelNames(),
+      zoneFinder: zoneFinder)
     let several = parameters.queries.count > 1
-    let documents = try parameters.queries.enumerated().map { index, query in
+    let answers = try parameters.queries.enumerated().map { index, query in
       try answer(query, index: index, several: several)
+    }
+    let elapsed = ContinuousClock.now - started
+    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
+    let documents = zip(answers, parameters.timeZoneNames).map { answer, name in
+      OpenMeteoDocument(
+        answer: answer, timeFormat: parameters.timeFormat, now: now, generationTime: milliseconds,
+        timeZoneName: name)
     }
     switch parameters.format {
     case .json:
-      let body = several ? JSONText.array(documents.map { $0.json() }) : documents.map { $0.json() }.joined()
-      return Responses.text(body, contentType: Responses.json)
+      // Bytes straight into the buffer: the text is UTF-8 by construction.
+      return Response(
+        status: .ok, headers: [.contentType: Responses.json],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenMeteoDocument.jsonBytes(documents, array: several))))
     case .csv:
       let body =
         several
@@ -36,8 +52,18 @@ struct ForecastRoute: Sendable {
     }
   }
 
+  /// The store's model/domain names, `wrf/d01`, for `models=`.
+  private func modelNames() -> [String] {
+    var names: [String] = []
+    for cube in forecaster.store.catalog.cubes {
+      let name = "\(cube.header.model)/\(cube.header.domain)"
+      if !names.contains(name) { names.append(name) }
+    }
+    return names.sorted()
+  }
+
   /// One location's answer; when the request has several, an error says which one failed.
-  private func answer(_ query: ForecastQuery, index: Int, several: Bool) throws -> ForecastDocument {
+  private func answer(_ query: OpenMeteoQuery, index: Int, several: Bool) throws -> OpenMeteoAnswer {
     do {
       return try query.answer(forecaster)
     } catch {

@@ -57,9 +57,11 @@ struct QueryParameters: Sendable {
 
   /// Refuses parameters outside `allowed`, which are most often misspellings
   /// (`forecast_day`) that would otherwise be ignored in silence.
-  func rejectUnknown(allowed: [String]) throws(APIError) {
+  /// - Parameter listed: the names the message lists, `allowed` when nil.
+  func rejectUnknown(allowed: [String], listed: [String]? = nil) throws(APIError) {
     for name in names where !allowed.contains(name) {
-      throw APIError.parameter(Self.shortened(name), "unknown parameter; allowed: \(allowed.joined(separator: ", "))")
+      throw APIError.parameter(
+        Self.shortened(name), "unknown parameter; allowed: \((listed ?? allowed).joined(separator: ", "))")
     }
   }
 

@@ -81,13 +81,25 @@ struct HTTPTestResponse: Sendable {
     headers["content-type"].map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
   }
 
-  /// The message of an error body, `{"error": {"message": "…"}}` or Open-Meteo's
+  /// The message of an error body, nwpcube's `{"error": {"message": "…"}}` or Open-Meteo's
   /// `{"error": true, "reason": "…"}`; nil when the body is neither.
   var errorMessage: String? {
-    guard let object = json as? [String: Any] else { return nil }
-    if object.count == 2, object["error"] as? Bool == true { return object["reason"] as? String }
-    guard object.count == 1, let error = object["error"] as? [String: Any], error.count == 1 else { return nil }
+    openMeteoReason ?? legacyErrorMessage
+  }
+
+  /// The message of an error body `{"error": {"message": "…"}}`, nil when the body is not one.
+  var legacyErrorMessage: String? {
+    guard let object = json as? [String: Any], object.count == 1, let error = object["error"] as? [String: Any],
+      error.count == 1
+    else { return nil }
     return error["message"] as? String
+  }
+
+  /// The reason of an Open-Meteo error body `{"error": true, "reason": "…"}`, exactly those
+  /// two members; nil when the body is not one.
+  var openMeteoReason: String? {
+    guard let object = json as? [String: Any], object.count == 2, object["error"] as? Bool == true else { return nil }
+    return object["reason"] as? String
   }
 
   /// Parses `bytes`; nil while incomplete. With `complete`, the connection has closed, so a

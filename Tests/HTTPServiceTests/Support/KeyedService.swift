@@ -50,12 +50,3 @@ enum KeyedService {
     target + (target.contains("?") ? "&" : "?") + "apikey=" + key
   }
 }
-
-extension HTTPTestResponse {
-  /// The reason of an Open-Meteo error body `{"error": true, "reason": "…"}`, nil when the
-  /// body is not exactly one.
-  var openMeteoErrorReason: String? {
-    guard let object = json as? [String: Any], object.count == 2, object["error"] as? Bool == true else { return nil }
-    return object["reason"] as? String
-  }
-}

@@ -84,7 +84,8 @@ struct SchemaCheck {
     return node as? [String: Any]
   }
 
-  /// Our API has no booleans, so any JSON number (or YAML integer or real) is a number here.
+  /// Any JSON number (or YAML integer or real) is a number here; the one boolean of the API,
+  /// Open-Meteo's `"error": true`, is checked by its type alone.
   static func number(_ value: Any?) -> Double? {
     switch value {
     case let value as Int: Double(value)
@@ -103,6 +104,7 @@ struct SchemaCheck {
     case "array": return value is [Any]
     case "number": return number(value) != nil
     case "integer": return number(value).map { $0 == $0.rounded() } ?? false
+    case "boolean": return value is Bool
     default: return false
     }
   }

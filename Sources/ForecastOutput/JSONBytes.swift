@@ -1,0 +1,126 @@
+/// A JSON text built byte by byte, for answers written on every request: numbers and times
+/// are formatted by hand into one growing buffer, with no intermediate string per value
+/// (what `JSONText` allocates) and no `DateFormatter`.
+struct JSONBytes {
+  private(set) var bytes: [UInt8] = []
+
+  init(capacity: Int) {
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// The text written so far.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  mutating func raw(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+
+  /// `text` as a JSON string, escaped where needed.
+  mutating func string(_ text: String) {
+    raw(JSONText.string(text))
+  }
+
+  /// `"name":`, preceded by a comma unless it is the object's first member.
+  mutating func key(_ name: String, first: Bool = false) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    string(name)
+    bytes.append(UInt8(ascii: ":"))
+  }
+
+  mutating func integer(_ value: Int64) {
+    if value < 0 {
+      bytes.append(UInt8(ascii: "-"))
+      digits(value.magnitude, minimum: 1)
+    } else {
+      digits(UInt64(value), minimum: 1)
+    }
+  }
+
+  /// `value` rounded to `decimals` places (at most 9), without trailing zeros: `21.37`,
+  /// `21.3`, `21`; `null` for nil and non-finite values. The same text as
+  /// `JSONText.number` for every value a forecast holds.
+  mutating func number(_ value: Double?, decimals: Int) {
+    guard let value, value.isFinite else {
+      raw("null")
+      return
+    }
+    let places = min(max(decimals, 0), 9)
+    var factor = 1.0
+    for _ in 0..<places { factor *= 10 }
+    let scaled = (value * factor).rounded()
+    guard abs(scaled) < 1e15 else {
+      raw(JSONText.number(value, decimals: decimals))
+      return
+    }
+    let whole = Int64(scaled)
+    if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = whole.magnitude
+    var divisor: UInt64 = 1
+    for _ in 0..<places { divisor *= 10 }
+    digits(magnitude / divisor, minimum: 1)
+    magnitude %= divisor
+    guard magnitude != 0 else { return }
+    var places2 = places
+    while magnitude % 10 == 0 {
+      magnitude /= 10
+      places2 -= 1
+    }
+    bytes.append(UInt8(ascii: "."))
+    digits(magnitude, minimum: places2)
+  }
+
+  /// `value` in decimal, padded with zeros to `minimum` digits. Digit by digit from the
+  /// highest power of ten: a forecast's numbers have few digits, and appending single bytes
+  /// is cheaper than copying a scratch buffer's slice (a tenth of a request's time).
+  mutating func digits(_ value: UInt64, minimum: Int) {
+    var count = 1
+    var power: UInt64 = 1
+    while count < 20, value / power >= 10 {
+      power *= 10
+      count += 1
+    }
+    for _ in count..<max(count, minimum) { bytes.append(UInt8(ascii: "0")) }
+    while power > 0 {
+      bytes.append(UInt8(ascii: "0") + UInt8(value / power % 10))
+      power /= 10
+    }
+  }
+
+  /// The local wall-clock time `instant + utcOffset` as `yyyy-MM-ddTHH:mm` (seconds cut,
+  /// as Open-Meteo writes sunrise and sunset), or only its date `yyyy-MM-dd`; with no offset,
+  /// as Open-Meteo writes times.
+  mutating func localTime(_ instant: Int64, utcOffset: Int, dateOnly: Bool = false) {
+    let local = instant + Int64(utcOffset)
+    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    let seconds = local - days * 86_400
+    let (year, month, day) = Self.civil(days: days)
+    if year < 0 || year > 9999 { bytes.append(UInt8(ascii: year < 0 ? "-" : "+")) }
+    digits(year.magnitude, minimum: 4)
+    bytes.append(UInt8(ascii: "-"))
+    digits(UInt64(month), minimum: 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(UInt64(day), minimum: 2)
+    guard !dateOnly else { return }
+    bytes.append(UInt8(ascii: "T"))
+    digits(UInt64(seconds / 3_600), minimum: 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(UInt64(seconds / 60 % 60), minimum: 2)
+  }
+
+  /// The proleptic Gregorian date `days` days after 1970-01-01, by counting 400-year eras
+  /// from 0000-03-01 (so that the leap day ends each counted year).
+  static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let shifted = days + 719_468  // days from 0000-03-01 to 1970-01-01
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthFromMarch = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

@@ -1,0 +1,29 @@
+import Places
+
+/// Finds the IANA time zone of a point, for `timezone=auto`: the gazetteer's nearest
+/// place's zone once the service has one, nothing until then (and `auto` is refused).
+public struct ZoneFinder: Sendable {
+  /// What the finder is, for the message when it finds nothing (e.g. "the gazetteer").
+  public let source: String
+  private let find: @Sendable (_ latitude: Double, _ longitude: Double) -> String?
+
+  /// A finder answering with `find`, which returns an IANA identifier or nil.
+  public init(source: String, _ find: @escaping @Sendable (_ latitude: Double, _ longitude: Double) -> String?) {
+    self.source = source
+    self.find = find
+  }
+
+  /// The zone identifier at the point, nil when the finder knows none.
+  public func zone(latitude: Double, longitude: Double) -> String? { find(latitude, longitude) }
+}
+
+extension ZoneFinder {
+  /// The zone of the gazetteer's place nearest the point: what `timezone=auto` uses when
+  /// the service has a gazetteer (`--places`). GeoNames gives every place its zone; a place
+  /// without one finds nothing, and `auto` is then refused for the point.
+  public init(nearestPlaceIn gazetteer: Gazetteer) {
+    self.init(source: "the gazetteer") { latitude, longitude in
+      gazetteer.nearest(latitude: latitude, longitude: longitude).map(\.timezone).flatMap { $0.isEmpty ? nil : $0 }
+    }
+  }
+}
