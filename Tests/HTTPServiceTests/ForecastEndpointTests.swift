@@ -121,7 +121,6 @@ import _TestSupport
       ("\(Self.point)&hourly=temp&elevation=high", 400, "elevation: 'high' is not a decimal number"),
       ("\(Self.point)&hourly=temperature", 400, "hourly: unknown variable 'temperature'; supported: temperature_2m"),
       ("\(Self.point)&daily=temp_mean", 400, "daily: unknown variable 'temp_mean'; supported: weather_code"),
-      ("\(Self.point)&hourly=temp&timezone=auto", 400, "timezone: 'auto' needs a map of places"),
       ("\(Self.point)&hourly=temp&timezone=Mars/Olympus", 400, "timezone: unknown time zone"),
       ("\(Self.point)&hourly=temp&wind_speed_unit=knots", 400, "wind_speed_unit: unknown unit"),
       ("\(Self.point)&hourly=temp&forecast_day=3", 400, "forecast_day: unknown parameter"),

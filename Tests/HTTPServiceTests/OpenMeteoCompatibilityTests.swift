@@ -30,11 +30,13 @@ import _TestSupport
     return values.map { ($0 as? NSNumber)?.doubleValue }
   }
 
-  /// The same numbers with Open-Meteo's names as with nwpcube's, in the same units.
+  /// The same numbers with Open-Meteo's names as with nwpcube's, in the same units. Not
+  /// `precipitation` and nwpcube's `rain`: on /v1/forecast `rain` is Open-Meteo's (the
+  /// non-convective part), which `derivedVariablesFollowTheirDefinitions` checks.
   @Test func openMeteoNamesGiveTheNumbersOfNwpcubesNames() async throws {
     let pairs = [
       ("temperature_2m", "temp"), ("relative_humidity_2m", "hum"), ("dew_point_2m", "dew_point"),
-      ("apparent_temperature", "apparent_temp"), ("precipitation", "rain"), ("showers", "showers"),
+      ("apparent_temperature", "apparent_temp"), ("showers", "showers"),
       ("snowfall", "snowfall"), ("weather_code", "weather_code"), ("pressure_msl", "atm_press"),
       ("surface_pressure", "sfc_press"), ("cloud_cover", "cloud"), ("cloud_cover_low", "cloud_low"),
       ("cloud_cover_mid", "cloud_mid"), ("cloud_cover_high", "cloud_high"), ("visibility", "visibility"),
@@ -58,7 +60,7 @@ import _TestSupport
       #expect((om["hourly_units"] as? [String: String])?[name] == (own["hourly_units"] as? [String: String])?[alias])
     }
     let dailyPairs = [
-      ("temperature_2m_max", "temp_max"), ("temperature_2m_min", "temp_min"), ("precipitation_sum", "rain_sum"),
+      ("temperature_2m_max", "temp_max"), ("temperature_2m_min", "temp_min"),
       ("wind_direction_10m_dominant", "wind_dir_dominant"), ("wind_speed_10m_max", "wind_vel_max"),
       ("precipitation_hours", "precipitation_hours"), ("sunrise", "sunrise"),
     ]
@@ -237,6 +239,27 @@ import _TestSupport
     let legacy = try await client.get("/QuickPrevByDate.php?lat=38.1294&lon=-8.9341&date=2026")
     #expect(
       legacy.status == 400 && legacy.legacyErrorMessage != nil && legacy.body.hasPrefix("{\"error\":{\"message\":"))
+  }
+
+  /// With a gazetteer (`--places`), `timezone=auto` is the zone of the place nearest the
+  /// point, Lisbon's and Madrid's on either side of the border; without one it is refused,
+  /// saying what is missing.
+  @Test func automaticZoneFromTheGazetteer() async throws {
+    let places = try #require(SampleService.places)
+    for (latitude, longitude, zone) in [(38.72, -9.14, "Europe/Lisbon"), (38.88, -6.97, "Europe/Madrid")] {
+      let nearest = try #require(places.nearest(latitude: latitude, longitude: longitude))
+      #expect(nearest.timezone == zone, "the gazetteer's nearest place to \(latitude), \(longitude)")
+      let object = try await Self.get(
+        "latitude=\(latitude)&longitude=\(longitude)&hourly=temperature_2m&timezone=auto&\(Self.day)")
+      #expect(object["timezone"] as? String == zone)
+    }
+    var settings = SampleService.settings
+    settings.places = nil
+    let server = try await LiveServer.start(settings)
+    defer { Task { try? await server.stop() } }
+    let refused = try await server.client.get("/v1/forecast?\(Self.point)&hourly=temperature_2m&timezone=auto")
+    #expect(refused.status == 400)
+    #expect(refused.openMeteoReason?.hasPrefix("timezone: 'auto' needs a map of places") == true, "\(refused.body)")
   }
 
   /// `timezone=auto` asks the injected finder; on a DST day the hours, their local times,
