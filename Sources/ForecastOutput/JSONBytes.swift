@@ -72,20 +72,23 @@ struct JSONBytes {
     digits(magnitude, minimum: places2)
   }
 
-  /// `value` in decimal, padded with zeros to `minimum` digits. Digit by digit from the
-  /// highest power of ten: a forecast's numbers have few digits, and appending single bytes
-  /// is cheaper than copying a scratch buffer's slice (a tenth of a request's time).
+  /// `value` in decimal, padded with zeros to `minimum` digits. The digits are found lowest
+  /// first, dividing by the constant 10 (a multiplication once compiled, where dividing by
+  /// a power of ten held in a variable is a division per digit, 8 % of a forecast request),
+  /// and appended byte by byte, which is cheaper than copying a scratch buffer's slice.
   mutating func digits(_ value: UInt64, minimum: Int) {
-    var count = 1
-    var power: UInt64 = 1
-    while count < 20, value / power >= 10 {
-      power *= 10
-      count += 1
-    }
-    for _ in count..<max(count, minimum) { bytes.append(UInt8(ascii: "0")) }
-    while power > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(value / power % 10))
-      power /= 10
+    // UInt64's largest value has 20 digits.
+    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &scratch) { buffer in
+      var rest = value
+      repeat {
+        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      for _ in count..<max(count, minimum) { bytes.append(UInt8(ascii: "0")) }
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
     }
   }
 

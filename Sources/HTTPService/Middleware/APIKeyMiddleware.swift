@@ -77,7 +77,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
   static func withoutKey(_ request: Request, _ location: KeyLocation) -> Request {
     // Most requests carry no key and no escape that could spell one: passed on untouched.
     guard case .query(let name) = location, let query = request.uri.query,
-      query.contains(name) || query.utf8.contains(UInt8(ascii: "%"))
+      KeyLocation.mentions(query, name) || query.utf8.contains(UInt8(ascii: "%"))
     else { return request }
     var head = request.head
     head.path = request.uri.path + (KeyLocation.query(query, removing: name).map { "?" + $0 } ?? "")
