@@ -156,14 +156,16 @@ extension ForecastDocument {
   /// Why each metric asked for is null from some of `sources`: which cubes lack it and
   /// what it is derived from.
   func unavailable(_ sources: [Provenance]) -> [(String, String)] {
-    var asked: [Metric] = []
-    func ask(_ metric: Metric?) {
-      if let metric, !asked.contains(metric) { asked.append(metric) }
-    }
-    current?.metrics.forEach(ask)
-    hourly?.metrics.forEach(ask)
-    dailyVariables.forEach { ask($0.metric) }
+    let asked = (current?.metrics ?? []) + (hourly?.metrics ?? []) + dailyVariables.compactMap(\.metric)
+    return Self.unavailable(asked, from: sources)
+  }
+
+  /// For each metric of `asked` (in order, each once) that some of `sources` cannot
+  /// answer: what it is derived from and which cubes lack it.
+  static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
+    var seen: Set<Metric> = []
     return asked.compactMap { metric in
+      guard seen.insert(metric).inserted else { return nil }
       let lacking = sources.filter { !$0.answers(metric) }
       guard !lacking.isEmpty else { return nil }
       let cubes = lacking.map { "\($0.model)/\($0.domain) \($0.run)" }.joined(separator: ", ")

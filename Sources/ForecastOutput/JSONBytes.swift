@@ -1,3 +1,5 @@
+import UTCTime
+
 /// A JSON text built byte by byte, for answers written on every request: numbers and times
 /// are formatted by hand into one growing buffer, with no intermediate string per value
 /// (what `JSONText` allocates) and no `DateFormatter`.
@@ -72,6 +74,18 @@ struct JSONBytes {
     digits(magnitude, minimum: places2)
   }
 
+  /// `items` as a JSON array, each item written by `write`.
+  mutating func array<Items: Sequence>(_ items: Items, _ write: (inout JSONBytes, Items.Element) -> Void) {
+    bytes.append(UInt8(ascii: "["))
+    var first = true
+    for item in items {
+      if !first { bytes.append(UInt8(ascii: ",")) }
+      first = false
+      write(&self, item)
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
   /// `value` in decimal, padded with zeros to `minimum` digits. The digits are found lowest
   /// first, dividing by the constant 10 (a multiplication once compiled, where dividing by
   /// a power of ten held in a variable is a division per digit, 8 % of a forecast request),
@@ -99,9 +113,9 @@ struct JSONBytes {
     let local = instant + Int64(utcOffset)
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     let seconds = local - days * 86_400
-    let (year, month, day) = Self.civil(days: days)
+    let (year, month, day) = UTC.civil(fromDays: Int(days))
     if year < 0 || year > 9999 { bytes.append(UInt8(ascii: year < 0 ? "-" : "+")) }
-    digits(year.magnitude, minimum: 4)
+    digits(UInt64(year.magnitude), minimum: 4)
     bytes.append(UInt8(ascii: "-"))
     digits(UInt64(month), minimum: 2)
     bytes.append(UInt8(ascii: "-"))
@@ -111,19 +125,5 @@ struct JSONBytes {
     digits(UInt64(seconds / 3_600), minimum: 2)
     bytes.append(UInt8(ascii: ":"))
     digits(UInt64(seconds / 60 % 60), minimum: 2)
-  }
-
-  /// The proleptic Gregorian date `days` days after 1970-01-01, by counting 400-year eras
-  /// from 0000-03-01 (so that the leap day ends each counted year).
-  static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let shifted = days + 719_468  // days from 0000-03-01 to 1970-01-01
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

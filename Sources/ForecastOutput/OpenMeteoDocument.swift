@@ -221,17 +221,8 @@ extension OpenMeteoDocument {
   func writeCurrent(_ block: OpenMeteoAnswer.Block, sources: [Int], into out: inout JSONBytes) {
     let columns = answer.query.current
     let presentations = columns.map { presentation($0.quantity) }
-    out.key("current_units")
-    out.byte(UInt8(ascii: "{"))
-    out.key("time", first: true)
-    out.string(timeFormat.rawValue)
-    out.key("interval")
-    out.string("seconds")
-    for (column, shown) in zip(columns, presentations) {
-      out.key(column.name)
-      out.string(shown.label)
-    }
-    out.byte(UInt8(ascii: "}"))
+    writeUnits(
+      "current", [("interval", "seconds")] + zip(columns, presentations).map { ($0.name, $1.label) }, into: &out)
     out.key("current")
     out.byte(UInt8(ascii: "{"))
     out.key("time", first: true)
@@ -252,17 +243,26 @@ extension OpenMeteoDocument {
     }
     if block.series.metrics.contains(.precipitationProbability) {
       out.key("current_precipitation_probability_sources")
-      writeIndexLists(block.series.probabilityMembers.prefix(1).first ?? [], sources: sources, into: &out)
+      writeIndexList(block.series.probabilityMembers.prefix(1).first ?? [], sources: sources, into: &out)
     }
   }
 
-  func writeIndexLists(_ indices: [Int], sources: [Int], into out: inout JSONBytes) {
-    out.byte(UInt8(ascii: "["))
-    for (position, index) in indices.enumerated() {
-      if position > 0 { out.byte(UInt8(ascii: ",")) }
-      out.integer(Int64(sources[index]))
+  /// The entries of `indices` as indices into the answer's `sources`.
+  func writeIndexList(_ indices: [Int], sources: [Int], into out: inout JSONBytes) {
+    out.array(indices) { out, index in out.integer(Int64(sources[index])) }
+  }
+
+  /// `<block>_units`: the time format, then each member's unit label.
+  func writeUnits(_ block: String, _ labels: [(name: String, label: String)], into out: inout JSONBytes) {
+    out.key("\(block)_units")
+    out.byte(UInt8(ascii: "{"))
+    out.key("time", first: true)
+    out.string(timeFormat.rawValue)
+    for (name, label) in labels {
+      out.key(name)
+      out.string(label)
     }
-    out.byte(UInt8(ascii: "]"))
+    out.byte(UInt8(ascii: "}"))
   }
 
   func writeBlock(
@@ -270,81 +270,46 @@ extension OpenMeteoDocument {
     into out: inout JSONBytes
   ) {
     let presentations = columns.map { presentation($0.quantity) }
-    out.key("\(name)_units")
-    out.byte(UInt8(ascii: "{"))
-    out.key("time", first: true)
-    out.string(timeFormat.rawValue)
-    for (column, shown) in zip(columns, presentations) {
-      out.key(column.name)
-      out.string(shown.label)
-    }
-    out.byte(UInt8(ascii: "}"))
+    writeUnits(name, zip(columns, presentations).map { ($0.name, $1.label) }, into: &out)
     out.key(name)
     out.byte(UInt8(ascii: "{"))
     out.key("time", first: true)
-    out.byte(UInt8(ascii: "["))
-    for (index, time) in block.times.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
-      writeTime(time, into: &out)
-    }
-    out.byte(UInt8(ascii: "]"))
+    out.array(block.times) { out, time in writeTime(time, into: &out) }
     for (index, column) in columns.enumerated() {
       out.key(column.name)
       let shown = presentations[index]
-      out.byte(UInt8(ascii: "["))
-      for (position, value) in block.values[index].enumerated() {
-        if position > 0 { out.byte(UInt8(ascii: ",")) }
+      out.array(block.values[index]) { out, value in
         out.number(shown.scale == 1 ? value : value.map { $0 * shown.scale }, decimals: shown.decimals)
       }
-      out.byte(UInt8(ascii: "]"))
     }
     out.byte(UInt8(ascii: "}"))
     out.key("\(name)_sources")
-    out.byte(UInt8(ascii: "["))
-    for (position, source) in block.series.sourceOfHour.enumerated() {
-      if position > 0 { out.byte(UInt8(ascii: ",")) }
+    out.array(block.series.sourceOfHour) { out, source in
       if let source { out.integer(Int64(sources[source])) } else { out.raw("null") }
     }
-    out.byte(UInt8(ascii: "]"))
     if block.series.metrics.contains(.precipitationProbability) {
       out.key("\(name)_precipitation_probability_sources")
-      out.byte(UInt8(ascii: "["))
-      for (position, members) in block.series.probabilityMembers.enumerated() {
-        if position > 0 { out.byte(UInt8(ascii: ",")) }
-        writeIndexLists(members, sources: sources, into: &out)
+      out.array(block.series.probabilityMembers) { out, members in
+        writeIndexList(members, sources: sources, into: &out)
       }
-      out.byte(UInt8(ascii: "]"))
     }
   }
 
   func writeDaily(_ block: OpenMeteoAnswer.Daily, sources: [[Int]], into out: inout JSONBytes) {
     let columns = answer.query.daily
     let presentations = columns.map { presentation($0.quantity) }
-    out.key("daily_units")
-    out.byte(UInt8(ascii: "{"))
-    out.key("time", first: true)
-    out.string(timeFormat.rawValue)
-    for (column, shown) in zip(columns, presentations) {
-      out.key(column.name)
-      out.string(shown.label)
-    }
-    out.byte(UInt8(ascii: "}"))
+    writeUnits("daily", zip(columns, presentations).map { ($0.name, $1.label) }, into: &out)
     out.key("daily")
     out.byte(UInt8(ascii: "{"))
     out.key("time", first: true)
-    out.byte(UInt8(ascii: "["))
-    for (index, summary) in block.summaries.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
+    out.array(block.summaries) { out, summary in
       let start = summary.day.start
       writeTime(LocalHour(instant: start, utcOffset: request.timeZone.utcOffset(at: start)), dateOnly: true, into: &out)
     }
-    out.byte(UInt8(ascii: "]"))
     for (index, column) in columns.enumerated() {
       out.key(column.name)
       let shown = presentations[index]
-      out.byte(UInt8(ascii: "["))
-      for (position, value) in block.values[index].enumerated() {
-        if position > 0 { out.byte(UInt8(ascii: ",")) }
+      out.array(block.values[index]) { out, value in
         if shown.isTime {
           if let value {
             let instant = Int64(value)
@@ -356,7 +321,6 @@ extension OpenMeteoDocument {
           out.number(value.map { $0 * shown.scale }, decimals: shown.decimals)
         }
       }
-      out.byte(UInt8(ascii: "]"))
     }
     out.byte(UInt8(ascii: "}"))
     out.key("daily_sources")
@@ -365,18 +329,10 @@ extension OpenMeteoDocument {
 
   /// Why each metric asked for is null from some of `sources`.
   func unavailable(_ sources: [Provenance]) -> [(String, String)] {
-    var asked: [Metric] = []
-    func ask(_ metric: Metric?) {
-      if let metric, !asked.contains(metric) { asked.append(metric) }
-    }
     let query = answer.query
-    for column in query.current + query.minutely15 + query.hourly { column.quantity.inputs.forEach(ask) }
-    for column in query.daily { column.quantity.inputs.forEach { ask($0.metric) } }
-    return asked.compactMap { metric in
-      let lacking = sources.filter { !$0.answers(metric) }
-      guard !lacking.isEmpty else { return nil }
-      let cubes = lacking.map { "\($0.model)/\($0.domain) \($0.run)" }.joined(separator: ", ")
-      return (metric.name, JSONText.string("\(metric.absenceReason); lacking in \(cubes)"))
-    }
+    let asked =
+      (query.current + query.minutely15 + query.hourly).flatMap(\.quantity.inputs)
+      + query.daily.flatMap { $0.quantity.inputs.compactMap(\.metric) }
+    return ForecastDocument.unavailable(asked, from: sources)
   }
 }

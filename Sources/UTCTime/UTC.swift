@@ -149,7 +149,8 @@ public enum UTC {
     return era * 146_097 + doe - 719_468
   }
 
-  static func civil(fromDays days: Int) -> (Int, Int, Int) {
+  /// The proleptic Gregorian (year, month, day) `days` days after 1970-01-01.
+  public static func civil(fromDays days: Int) -> (Int, Int, Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
