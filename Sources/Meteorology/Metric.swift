@@ -70,7 +70,7 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   /// The physically possible values, in `unit`: derived values outside are a defect.
   public var range: ClosedRange<Double> { entry.range }
   /// The kind of quantity its unit measures, for the units a client may choose; nil for
-  /// units without a choice (%, degrees, W/m², m, cm, codes).
+  /// units without a choice (degrees, W/m², cm, codes).
   var quantity: Quantity? { entry.quantity }
 
   /// How a metric is interpolated in time and space.
@@ -100,7 +100,7 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
 
   /// The kinds of quantity a `UnitSystem` chooses units for.
   enum Quantity {
-    case temperature, windSpeed, precipitation, pressure, visibility
+    case temperature, windSpeed, precipitation, pressure, visibility, share
   }
 
   public var description: String { name }
@@ -169,7 +169,7 @@ extension Metric {
         "temp", needs: "T2", "°C", step: 0.01, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
     case .hum:
       Definition(
-        "hum", needs: "T2, Q2, PSFC", "%", step: 0.01, range: 0...100,
+        "hum", needs: "T2, Q2, PSFC", "%", step: 0.01, range: 0...100, quantity: .share,
         "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100")
     case .dewPoint:
       Definition(
@@ -185,7 +185,7 @@ extension Metric {
         "snow water equivalent in the hour ending at t: SNOWNC deaccumulated")
     case .cloud:
       Definition(
-        "cloud", needs: "CLDFRA, or QVAPOR, P, PB, T", "%", step: 0.01, range: 0...100,
+        "cloud", needs: "CLDFRA, or QVAPOR, P, PB, T", "%", step: 0.01, range: 0...100, quantity: .share,
         "100 · max over levels of CLDFRA")
     case .windVel:
       Definition(
@@ -226,7 +226,7 @@ extension Metric {
     case .visibility:
       Definition(
         "visibility", needs: "QVAPOR, P, PB, T (and QCLOUD, QRAIN, QICE, QSNOW) at the lowest levels", "m", step: 1,
-        decimals: 0, range: 0...24135,
+        decimals: 0, range: 0...24135, quantity: .visibility,
         "the lower of UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level and CALVIS_GSD's haze term 90 km·exp(−2.5·min(0.8, max(0, RH − 0.15))) of the lowest two levels; capped at 24,135 m"
       )
     case .weatherCode:
@@ -245,15 +245,15 @@ extension Metric {
       )
     case .cloudLow:
       Definition(
-        "cloud_low", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "cloud_low", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with p > 800 hPa")
     case .cloudMid:
       Definition(
-        "cloud_mid", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "cloud_mid", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with 450 hPa < p ≤ 800 hPa")
     case .cloudHigh:
       Definition(
-        "cloud_high", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100,
+        "cloud_high", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with p ≤ 450 hPa")
     case .windGusts:
       Definition(
@@ -267,11 +267,13 @@ extension Metric {
     case .precipitationNeighbourhood:
       Definition(
         "precip_neighbourhood", needs: "RAINC or RAINNC", "%", step: 0.01, .hourlyAmount, range: 0...100,
+        quantity: .share,
         "this run's share of the cells within 25 km (great circle, the cell included) with ≥ 0.1 mm of rain as stored in the hour ending at t"
       )
     case .precipitationProbability:
       Definition(
         "precipitation_probability", needs: "RAINC or RAINNC", "%", step: 0, .hourlyAmount, decimals: 0, range: 0...100,
+        quantity: .share,
         origin: .timeLaggedMembers,
         "mean of precip_neighbourhood over the newest four runs of the answering model and domain that cover the hour (those with a value)"
       )

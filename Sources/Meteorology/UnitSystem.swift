@@ -18,19 +18,22 @@ public struct UnitSystem: Sendable, Hashable {
   public var precipitation: PrecipitationUnit
   /// For `atm_press`, `sfc_press` and other hPa metrics.
   public var pressure: PressureUnit
-  /// For km metrics such as visibility.
+  /// For visibility, stored in metres.
   public var visibility: VisibilityUnit
+  /// For `hum`, `cloud`, `precipitation_probability` and other % metrics.
+  public var share: ShareUnit
 
   /// Every unit given explicitly.
   public init(
     temperature: TemperatureUnit, windSpeed: WindSpeedUnit, precipitation: PrecipitationUnit,
-    pressure: PressureUnit, visibility: VisibilityUnit
+    pressure: PressureUnit, visibility: VisibilityUnit, share: ShareUnit = .percent
   ) {
     self.temperature = temperature
     self.windSpeed = windSpeed
     self.precipitation = precipitation
     self.pressure = pressure
     self.visibility = visibility
+    self.share = share
   }
 
   /// The units of a preset.
@@ -60,19 +63,19 @@ public struct UnitSystem: Sendable, Hashable {
     if let visibility { self.visibility = try VisibilityUnit(parsing: visibility) }
   }
 
-  /// °C, m/s, mm, hPa, km: the units metrics are stored in, so nothing is converted.
+  /// °C, m/s, mm, hPa, m, %: the units metrics are stored in, so nothing is converted.
   public static let si = UnitSystem(
     temperature: .celsius, windSpeed: .metresPerSecond, precipitation: .millimetres, pressure: .hectopascals,
-    visibility: .kilometres)
-  /// °F, mph, inch, inHg, mi.
+    visibility: .metres)
+  /// °F, mph, inch, inHg, mi, %.
   public static let us = UnitSystem(
     temperature: .fahrenheit, windSpeed: .milesPerHour, precipitation: .inches, pressure: .inchesOfMercury,
     visibility: .miles)
-  /// °C, mph, mm, hPa, mi: British forecasts give wind and visibility in imperial units.
+  /// °C, mph, mm, hPa, mi, %: British forecasts give wind and visibility in imperial units.
   public static let uk = UnitSystem(
     temperature: .celsius, windSpeed: .milesPerHour, precipitation: .millimetres, pressure: .hectopascals,
     visibility: .miles)
-  /// °C, km/h, mm, kPa, km. Pressure is in kPa because that is what Environment and
+  /// °C, km/h, mm, kPa, km, %. Pressure is in kPa because that is what Environment and
   /// Climate Change Canada's public forecasts print (hPa is one `pressure_unit=hPa` away).
   public static let canada = UnitSystem(
     temperature: .celsius, windSpeed: .kilometresPerHour, precipitation: .millimetres, pressure: .kilopascals,
@@ -106,6 +109,7 @@ public struct UnitSystem: Sendable, Hashable {
     case .precipitation: precipitation
     case .pressure: pressure
     case .visibility: visibility
+    case .share: share
     case nil: nil
     }
   }
@@ -113,7 +117,7 @@ public struct UnitSystem: Sendable, Hashable {
 
 /// A named set of units, as in `--units us`.
 public enum UnitPreset: String, UnitChoice {
-  /// °C, m/s, mm, hPa, km.
+  /// °C, m/s, mm, hPa, m.
   case si
   /// °F, mph, inch, inHg, mi.
   case us

@@ -17,7 +17,13 @@ import Testing
     #expect(APIFamily(path: "/openapi.yaml") == .nwpcube)
     #expect(APIFamily(path: "/") == .nwpcube)
     #expect(APIFamily(path: "/healthz/") == .nwpcube)
-    #expect(APIFamily.keyParameters == ["apikey"])
+    #expect(APIFamily(path: "/data/2.5/forecast") == .openWeatherMap)
+    #expect(APIFamily(path: "/data/2.5/weather") == .openWeatherMap)
+    #expect(APIFamily(path: "/data/3.0/onecall") == .nwpcube)
+    #expect(APIFamily(path: "/forecast/KEY/38.7,-9.1") == .darkSky)
+    #expect(APIFamily(path: "/forecast") == .nwpcube)
+    #expect(APIFamily.keyParameters == ["apikey", "appid"])
+    #expect(APIFamily.darkSky.key == .pathSegment(2))
   }
 
   @Test func theKeyLeavesTheQueryAndEveryOtherParameterStaysAsSent() {
@@ -39,6 +45,14 @@ import Testing
     #expect(KeyLocation.query("x=%41&apikey", redacting: names) == "x=%41&apikey=(redacted)")
   }
 
+  @Test func theLogSeesNoKeyInAPath() {
+    #expect(APIFamily.redacting("/forecast/secret/38.7,-9.1") == "/forecast/(redacted)/38.7,-9.1")
+    #expect(APIFamily.redacting("/forecast/secret") == "/forecast/(redacted)")
+    #expect(APIFamily.redacting("/forecast//38.7,-9.1") == "/forecast//38.7,-9.1")
+    #expect(APIFamily.redacting("/v1/forecast/secret") == "/v1/forecast/secret")
+    #expect(APIFamily.redacting("/data/2.5/forecast") == "/data/2.5/forecast")
+  }
+
   @Test func aPathSegmentIsFoundByItsPlace() {
     #expect(KeyLocation.segment(2, of: "/forecast/KEY/38.1,-8.9").map(String.init) == "KEY")
     #expect(KeyLocation.segment(1, of: "/forecast/KEY/38.1,-8.9").map(String.init) == "forecast")
@@ -57,6 +71,10 @@ import Testing
       ErrorShape.openWeatherMap.body(status: .unauthorized, message: "m")
         == #"{"cod":401,"message":"Invalid API key. m"}"#)
     #expect(ErrorShape.openWeatherMap.body(status: .tooManyRequests, message: "m") == #"{"cod":429,"message":"m"}"#)
+    #expect(
+      ErrorShape.openWeatherMap.body(status: .notFound, message: "city not found")
+        == #"{"cod":"404","message":"city not found"}"#)
+    #expect(ErrorShape.darkSky.body(status: .badRequest, message: "m") == #"{"code":400,"error":"m"}"#)
     let quoted = ErrorShape.openMeteo.body(status: .unauthorized, message: "why \"quoted\"")
     let object = try JSONSerialization.jsonObject(with: Data(quoted.utf8)) as? [String: Any]
     #expect(object?["reason"] as? String == "why \"quoted\"")

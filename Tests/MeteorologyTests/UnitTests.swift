@@ -14,6 +14,11 @@ private func same(_ a: Double, _ b: Double) -> Bool {
       #expect(same(TemperatureUnit.fahrenheit.convert(fromCanonical: celsius), fahrenheit))
       #expect(TemperatureUnit.celsius.convert(fromCanonical: celsius) == celsius)
     }
+    // 0 K is −273.15 °C by definition; water's triple point is 273.16 K.
+    for (celsius, kelvin) in [(0.0, 273.15), (-273.15, 0), (0.01, 273.16), (25, 298.15)] {
+      #expect(same(TemperatureUnit.kelvin.convert(fromCanonical: celsius), kelvin))
+    }
+    #expect(TemperatureUnit.kelvin.label == "K")
   }
 
   @Test func windSpeedsUseTheDefinedMileAndKnot() {
@@ -30,6 +35,7 @@ private func same(_ a: Double, _ b: Double) -> Bool {
     #expect(same(PrecipitationUnit.inches.convert(fromCanonical: 25.4), 1))
     #expect(same(PrecipitationUnit.inches.convert(fromCanonical: 1), 1 / 25.4))
     #expect(PrecipitationUnit.millimetres.convert(fromCanonical: 3.5) == 3.5)
+    #expect(PrecipitationUnit.inches.rateLabel == "in/h" && PrecipitationUnit.millimetres.rateLabel == "mm/h")
   }
 
   @Test func pressuresUseTheConventionalMercuryColumns() {
@@ -43,14 +49,29 @@ private func same(_ a: Double, _ b: Double) -> Bool {
   }
 
   @Test func visibilityUsesTheDefinedMile() {
-    #expect(same(VisibilityUnit.miles.convert(fromCanonical: 1.609344), 1))
-    #expect(same(VisibilityUnit.miles.convert(fromCanonical: 24.135), 24.135 / 1.609344))
-    #expect(VisibilityUnit.kilometres.convert(fromCanonical: 10) == 10)
+    // Visibility is stored in metres; a mile is 1609.344 m.
+    #expect(same(VisibilityUnit.miles.convert(fromCanonical: 1609.344), 1))
+    #expect(same(VisibilityUnit.miles.convert(fromCanonical: 24_135), 24.135 / 1.609344))
+    #expect(same(VisibilityUnit.kilometres.convert(fromCanonical: 10_000), 10))
+    #expect(VisibilityUnit.metres.convert(fromCanonical: 10_000) == 10_000)
+  }
+
+  @Test func sharesAreHundredthsAsFractions() {
+    for percent in [0.0, 1, 37.5, 63, 100] {
+      #expect(same(ShareUnit.fraction.convert(fromCanonical: percent), percent / 100))
+      #expect(ShareUnit.percent.convert(fromCanonical: percent) == percent)
+    }
+    var darkSky = UnitSystem.us
+    darkSky.share = .fraction
+    for metric in [Metric.hum, .cloud, .cloudLow, .cloudMid, .cloudHigh, .precipitationProbability] {
+      #expect(same(darkSky.convert(63, of: metric), 0.63), "\(metric)")
+    }
+    #expect(darkSky.convert(63, of: .windDir) == 63)
   }
 
   @Test func presetsAreTheIssuesTable() throws {
     let table: [(UnitSystem, TemperatureUnit, WindSpeedUnit, PrecipitationUnit, PressureUnit, VisibilityUnit)] = [
-      (.si, .celsius, .metresPerSecond, .millimetres, .hectopascals, .kilometres),
+      (.si, .celsius, .metresPerSecond, .millimetres, .hectopascals, .metres),
       (.us, .fahrenheit, .milesPerHour, .inches, .inchesOfMercury, .miles),
       (.uk, .celsius, .milesPerHour, .millimetres, .hectopascals, .miles),
       (.canada, .celsius, .kilometresPerHour, .millimetres, .kilopascals, .kilometres),
@@ -58,6 +79,7 @@ private func same(_ a: Double, _ b: Double) -> Bool {
     for (units, temperature, windSpeed, precipitation, pressure, visibility) in table {
       #expect(units.temperature == temperature && units.windSpeed == windSpeed)
       #expect(units.precipitation == precipitation && units.pressure == pressure && units.visibility == visibility)
+      #expect(units.share == .percent)
     }
     for preset in UnitPreset.allCases {
       #expect(UnitSystem(preset) == (try UnitSystem(preset: preset.rawValue)))
@@ -74,6 +96,7 @@ private func same(_ a: Double, _ b: Double) -> Bool {
     #expect(same(us.convert(-0.44704, of: .windU), -1))
     #expect(same(us.convert(33.86389, of: .atmPress), 1))
     #expect(same(us.convert(338.6389, of: .sfcPress), 10))
+    #expect(same(us.convert(16_093.44, of: .visibility), 10))
     for metric in [Metric.hum, .cloud, .windDir, .shortwave] {
       #expect(us.convert(123.4, of: metric) == 123.4, "\(metric)")
       #expect(us.label(of: metric) == metric.unit, "\(metric)")
@@ -87,10 +110,10 @@ private func same(_ a: Double, _ b: Double) -> Bool {
 
   @Test func everyMetricsUnitIsConvertedOrMeantToPassThrough() {
     // A new metric in a unit no choice knows (K, Pa) would silently pass through
-    // unconverted; this list makes adding one a decision. Visibility in metres and snowfall
-    // in centimetres are Open-Meteo's units; the client APIs convert them themselves.
-    let converted: Set<String> = ["°C", "m/s", "mm", "hPa", "km"]
-    let passing: Set<String> = ["%", "°", "W/m²", "m", "cm", "wmo code", ""]
+    // unconverted; this list makes adding one a decision. Snowfall in
+    // centimetres is Open-Meteo's unit; the client APIs convert it themselves.
+    let converted: Set<String> = ["°C", "m/s", "mm", "hPa", "m", "%"]
+    let passing: Set<String> = ["°", "W/m²", "cm", "wmo code", ""]
     for metric in Metric.queryable {
       #expect(converted.contains(metric.unit) || passing.contains(metric.unit), "\(metric): \(metric.unit)")
     }
@@ -140,7 +163,7 @@ private func same(_ a: Double, _ b: Double) -> Bool {
       try UnitSystem(preset: nil, windSpeed: "kn")
         == UnitSystem(
           temperature: .celsius, windSpeed: .knots,
-          precipitation: .millimetres, pressure: .hectopascals, visibility: .kilometres))
+          precipitation: .millimetres, pressure: .hectopascals, visibility: .metres))
   }
 
   @Test func aBadNameIsNamedWithTheAllowedOnes() {
@@ -150,9 +173,9 @@ private func same(_ a: Double, _ b: Double) -> Bool {
         return nil
       } catch { return error as? UnitError }
     }
-    let kelvin = failure { _ = try UnitSystem(preset: "si", temperature: "kelvin") }
-    #expect(kelvin?.parameter == "temperature_unit" && kelvin?.value == "kelvin")
-    #expect(kelvin?.allowed == ["celsius", "fahrenheit"])
+    let rankine = failure { _ = try UnitSystem(preset: "si", temperature: "rankine") }
+    #expect(rankine?.parameter == "temperature_unit" && rankine?.value == "rankine")
+    #expect(rankine?.allowed == ["celsius", "fahrenheit", "kelvin"])
     let metric = failure { _ = try UnitSystem(preset: "metric") }
     #expect(metric?.parameter == "units" && metric?.value == "metric")
     #expect(metric?.allowed == ["si", "us", "uk", "canada"])

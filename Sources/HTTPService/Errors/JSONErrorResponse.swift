@@ -23,19 +23,14 @@ extension JSONErrorResponse {
 }
 
 /// The body every error response carries, in the shape of the API family its path belongs
-/// to: the `/v1/` routes speak Open-Meteo's API, whose clients read
-/// `{"error": true, "reason": "…"}`; every other route (the legacy app's, `/healthz`, …)
-/// keeps nwpcube's `{"error": {"message": "…"}}`.
+/// to (`APIFamily.errors`): the `/v1/` routes answer `{"error": true, "reason": "…"}` as
+/// Open-Meteo's do, `/data/2.5/` OpenWeatherMap's `cod` and `message`, `/forecast/` Dark
+/// Sky's `code` and `error`; every other route (the legacy app's, `/healthz`, …) keeps
+/// nwpcube's `{"error": {"message": "…"}}`.
 enum JSONErrorBody {
-  /// The path prefix of the routes that answer errors in Open-Meteo's shape.
-  static let openMeteoPrefix = "/v1/"
-
-  /// The error `message` with `status`, shaped for `path`.
+  /// The error `message` with `status`, in the shape of `path`'s API family (nwpcube's own
+  /// for the probes).
   static func response(status: HTTPResponse.Status, message: String, path: String) -> Response {
-    let body =
-      path.hasPrefix(openMeteoPrefix)
-      ? JSONText.object([("error", "true"), ("reason", JSONText.string(message))])
-      : JSONText.object([("error", JSONText.object([("message", JSONText.string(message))]))])
-    return Responses.text(body, contentType: Responses.json, status: status)
+    (APIFamily(path: path)?.errors ?? .nwpcube).response(status: status, message: message)
   }
 }

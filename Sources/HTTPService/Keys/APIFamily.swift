@@ -2,11 +2,16 @@
 /// clients pass a key, and the shape of its errors, so that a client is refused in words
 /// its library can read.
 ///
-/// OpenWeatherMap (`/data/2.5/…`, key in `appid`, `ErrorShape.openWeatherMap`) and Dark Sky
-/// (`/forecast/{key}/{lat},{lon}`, key in path segment 2) come as two more cases.
+/// The family of a path also decides the shape of every error answered on it, including
+/// those no route sees (`JSONErrorBody`).
 enum APIFamily: Sendable, CaseIterable {
   /// Open-Meteo's API: every path under `/v1/`, key in `apikey`.
   case openMeteo
+  /// OpenWeatherMap's 2.5 API: every path under `/data/2.5/`, key in `appid`.
+  case openWeatherMap
+  /// Dark Sky's API: every path under `/forecast/`, key in the path,
+  /// `/forecast/{key}/{latitude},{longitude}`.
+  case darkSky
   /// The original iPhone app's four `*.php` endpoints; the app sends no key, so they can be
   /// exempted (`--keys-exempt-legacy`); otherwise the key is in `apikey` too.
   case legacy
@@ -26,11 +31,26 @@ enum APIFamily: Sendable, CaseIterable {
     if Self.exemptPaths.contains(path) { return nil }
     if path.hasPrefix("/v1/") {
       self = .openMeteo
+    } else if path.hasPrefix(Self.openWeatherMapPrefix) {
+      self = .openWeatherMap
+    } else if path.hasPrefix(Self.darkSkyPrefix) {
+      self = .darkSky
     } else if Self.legacyPaths.contains(path) {
       self = .legacy
     } else {
       self = .nwpcube
     }
+  }
+
+  static let openWeatherMapPrefix = "/data/2.5/"
+  static let darkSkyPrefix = "/forecast/"
+
+  /// `path` with a key it carries (Dark Sky's) replaced by `(redacted)`, for the log.
+  static func redacting(_ path: String) -> String {
+    guard path.hasPrefix(darkSkyPrefix), case .pathSegment(let index) = APIFamily.darkSky.key,
+      let key = KeyLocation.segment(index, of: path), !key.isEmpty
+    else { return path }
+    return String(path[..<key.startIndex]) + "(redacted)" + String(path[key.endIndex...])
   }
 
   /// The query parameters that carry a key in any family, whose values the log leaves out.
@@ -42,6 +62,8 @@ enum APIFamily: Sendable, CaseIterable {
   var key: KeyLocation {
     switch self {
     case .openMeteo, .legacy, .nwpcube: .query("apikey")
+    case .openWeatherMap: .query("appid")
+    case .darkSky: .pathSegment(2)
     }
   }
 
@@ -49,6 +71,8 @@ enum APIFamily: Sendable, CaseIterable {
   var errors: ErrorShape {
     switch self {
     case .openMeteo: .openMeteo
+    case .openWeatherMap: .openWeatherMap
+    case .darkSky: .darkSky
     case .legacy, .nwpcube: .nwpcube
     }
   }

@@ -7,9 +7,12 @@ enum ErrorShape: Sendable {
   case nwpcube
   /// Open-Meteo's: `{"error":true,"reason":"…"}`.
   case openMeteo
-  /// OpenWeatherMap's: `{"cod":401,"message":"…"}`, with the status as a number; a 401's
-  /// message starts "Invalid API key." as OpenWeatherMap's does, which its clients look for.
+  /// OpenWeatherMap's: `{"cod":"404","message":"city not found"}`. Like OpenWeatherMap's own,
+  /// `cod` is a number for a refused key (401, 429) and a string otherwise; a 401's message
+  /// starts "Invalid API key." as OpenWeatherMap's does, which its clients look for.
   case openWeatherMap
+  /// Dark Sky's: `{"code":400,"error":"…"}`.
+  case darkSky
 
   /// The body for an error of `status` saying `message`.
   func body(status: HTTPResponse.Status, message: String) -> String {
@@ -20,9 +23,15 @@ enum ErrorShape: Sendable {
       JSONText.object([("error", "true"), ("reason", JSONText.string(message))])
     case .openWeatherMap:
       JSONText.object([
-        ("cod", String(status.code)),
+        (
+          "cod",
+          status == .unauthorized || status == .tooManyRequests
+            ? String(status.code) : JSONText.string(String(status.code))
+        ),
         ("message", JSONText.string(status == .unauthorized ? "Invalid API key. \(message)" : message)),
       ])
+    case .darkSky:
+      JSONText.object([("code", String(status.code)), ("error", JSONText.string(message))])
     }
   }
 

@@ -21,7 +21,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let id = context.logger[metadataKey: "hb.request.id"]?.description
     if let id, let requestIDField { response.headers[requestIDField] = id }
     var metadata: Logger.Metadata = [
-      "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+      "method": "\(request.method)", "path": "\(APIFamily.redacting(request.uri.path))",
+      "status": "\(response.status.code)",
       "duration_ms": "\(duration.milliseconds)",
     ]
     if let query = request.uri.query.map({ KeyLocation.query($0, redacting: APIFamily.keyParameters) }) {
