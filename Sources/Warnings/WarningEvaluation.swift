@@ -6,6 +6,7 @@ public struct WarningEvaluation: Sendable {
   public let start: Int64
   /// How many hours were read: the longest validity of the rules.
   public let hours: Int
-  /// The cell that answered the first covered hour; nil when none answered.
+  /// The cell that answered the first covered hour; nil when none answered (and from
+  /// `WarningEvaluator.warnings(for:now:forecaster:)`, which does not outline it).
   public let cell: WarningCell?
 }

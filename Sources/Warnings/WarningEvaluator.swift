@@ -28,13 +28,21 @@ public struct WarningEvaluator: Sendable {
   public func warnings(
     for request: ForecastRequest, now: Int64, forecaster: Forecaster
   ) throws(ForecastError) -> [Warning] {
-    try evaluate(request, now: now, forecaster: forecaster).warnings
+    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: false).warnings
   }
 
   /// `warnings(for:now:forecaster:)` with the hours read and the cell that answered the
   /// first of them, which a document with no warning still names.
   public func evaluate(
     _ request: ForecastRequest, now: Int64, forecaster: Forecaster
+  ) throws(ForecastError) -> WarningEvaluation {
+    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: true)
+  }
+
+  /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
+  /// warnings alone (Dark Sky's forecast, on every request) does not pay for it.
+  private func evaluate(
+    _ request: ForecastRequest, now: Int64, forecaster: Forecaster, outlineFirstCell: Bool
   ) throws(ForecastError) -> WarningEvaluation {
     let hours = max(rules.horizonHours, 1)
     let start = Self.hourStart(now)
@@ -68,7 +76,9 @@ public struct WarningEvaluator: Sendable {
         found.append((order, warning))
       }
     }
-    let first = series.sourceOfHour.lazy.compactMap { $0 }.first.flatMap { cells.cell(series.provenance[$0]) }
+    let first =
+      outlineFirstCell
+      ? series.sourceOfHour.lazy.compactMap { $0 }.first.flatMap { cells.cell(series.provenance[$0]) } : nil
     return WarningEvaluation(
       warnings: found.sorted { ($0.warning.onset, $0.order) < ($1.warning.onset, $1.order) }.map(\.warning),
       start: start, hours: hours, cell: first)
