@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "nwpcube", targets: ["nwpcube"]),
-    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast"]),
+    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast", "Warnings"]),
     .library(name: "Ingest", targets: ["Ingest"]),
     .library(name: "HTTPService", targets: ["HTTPService"]),
     .library(name: "Places", targets: ["Places"]),
@@ -47,13 +47,15 @@ let package = Package(
       name: "PointQuery", dependencies: ["CFileSystemType", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
-    .target(name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "Places"]),
+    .target(name: "Warnings", dependencies: ["Forecast", "PointQuery", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(
+      name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime", "Places",
+        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime", "Places", "Warnings",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -70,7 +72,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime", "HTTPService",
-        "Places",
+        "Places", "Warnings",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,6 +92,9 @@ let package = Package(
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["PointQuery", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+    .testTarget(
+      name: "WarningsTests",
+      dependencies: ["Warnings", "Forecast", "PointQuery", "Meteorology", "UTCTime", "SampleRun", "_TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
       name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
@@ -97,7 +102,7 @@ let package = Package(
       name: "HTTPServiceTests",
       dependencies: [
         "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun",
-        "Places", "_TestSupport",
+        "Places", "Warnings", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

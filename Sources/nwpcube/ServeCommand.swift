@@ -3,11 +3,12 @@ import HTTPService
 import Logging
 import Places
 import ServiceLifecycle
+import Warnings
 
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Serve forecasts over HTTP: the legacy app's endpoints, /v1/forecast, /v1/runs and metrics.",
+    abstract: "Serve forecasts over HTTP: the legacy app's endpoints, /v1/forecast, /v1/alerts, /v1/runs and metrics.",
     discussion: """
       Answers from the newest runs of the store, and picks up runs published or pruned \
       later without a restart. Starts whatever the store holds: a cube that cannot be \
@@ -20,6 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
       With --keys FILE every route but /healthz and /metrics requires an API key (the \
       apikey query parameter), and the file is read again on SIGHUP; docs/keys.md \
       describes the file.
+
+      With --alerts FILE, GET /v1/alerts and /v1/alerts.cap publish the warnings a \
+      point's forecast triggers under the file's thresholds; a faulty file stops the \
+      server before it listens, naming the line and the rule. docs/alerts.md describes it.
       """
   )
 
@@ -48,12 +53,27 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "file"))
   var keys: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "An alerts file: the thresholds /v1/alerts and /v1/alerts.cap publish warnings for (docs/alerts.md); without it they answer 404.",
+      valueName: "file"))
+  var alerts: String?
+
+  @Option(help: "CAP's sender of /v1/alerts.cap, an e-mail-like id (default nwpcube@<host name>).")
+  var alertsSender: String?
+
   @Flag(help: "With --keys, answer the legacy app's *.php endpoints without a key (the app sends none).")
   var keysExemptLegacy = false
 
   func validate() throws {
     guard keys != nil || !keysExemptLegacy else {
       throw ValidationError("--keys-exempt-legacy exempts the legacy endpoints from --keys FILE, which is not given")
+    }
+    if let alertsSender, let problem = CAPDocument.senderProblem(alertsSender) {
+      throw ValidationError("--alerts-sender '\(alertsSender.prefix(80))' \(problem)")
+    }
+    guard alerts != nil || alertsSender == nil else {
+      throw ValidationError("--alerts-sender names the sender of the warnings of --alerts FILE, which is not given")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
     guard Logger.Level(rawValue: logLevel) != nil else {
@@ -76,6 +96,19 @@ struct ServeCommand: AsyncParsableCommand {
       logger.info(
         "API keys required",
         metadata: ["file": "\(keys)", "keys": "\(settings.keys?.count ?? 0)", "legacy_exempt": "\(keysExemptLegacy)"])
+    }
+    if let alerts {
+      do throws(AlertsFileError) {
+        settings.alerts = try WarningRules(path: alerts)
+      } catch {
+        throw ValidationError("--alerts: \(error)")
+      }
+      if let alertsSender { settings.alertsSender = alertsSender }
+      logger.info(
+        "warnings published",
+        metadata: [
+          "file": "\(alerts)", "rules": "\(settings.alerts?.rules.count ?? 0)", "sender": "\(settings.alertsSender)",
+        ])
     }
     settings.places = try places.map { path throws(GazetteerError) in try Gazetteer(contentsOf: path) }
     let app = try buildApplication(settings, logger: logger)

@@ -17,6 +17,8 @@ import Testing
     } + [
       ("/v1/forecast?latitude=38.1294&longitude=-8.9341&hourly=temp&daily=temp_max", .openMeteo),
       ("/v1/runs", .openMeteo), ("/v1/search?name=lisboa", .openMeteo), ("/openapi.yaml", .nwpcube),
+      ("/v1/alerts?latitude=38.1294&longitude=-8.9341", .openMeteo),
+      ("/v1/alerts.cap?latitude=38.1294&longitude=-8.9341", .openMeteo),
       ("/no-such-path?x=1", .nwpcube),
     ]
 

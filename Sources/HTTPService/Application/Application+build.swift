@@ -4,9 +4,10 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import PointQuery
+import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
-/// `/v1/forecast`, `/v1/search`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
+/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
 /// metrics and JSON errors on every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
@@ -52,6 +53,12 @@ public func buildApplication(
   )
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  AlertsRoute(
+    forecaster: forecaster, evaluator: settings.alerts.map(WarningEvaluator.init(rules:)),
+    sender: settings.alertsSender,
+    clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
+  )
+  .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
   return Application(
@@ -69,6 +76,7 @@ public func buildApplication(
 /// Every path the application routes: the OpenAPI document must describe exactly these.
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
-  SearchRoute.path, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
+  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath,
+  ServiceRoutes.metricsPath,
   ServiceRoutes.openAPIPath,
 ]

@@ -2,6 +2,7 @@ import Forecast
 import Foundation
 import NIOCore
 import Places
+import Warnings
 
 /// What a server serves and where: the store, the address, the limits and the clock.
 public struct ServiceSettings: Sendable {
@@ -27,6 +28,11 @@ public struct ServiceSettings: Sendable {
   /// The zones of points, for `/v1/forecast`'s `timezone=auto`; nil takes the nearest place's
   /// zone from `places`, and refuses `auto` without them.
   public var zoneFinder: ZoneFinder?
+  /// The thresholds `/v1/alerts` evaluates (`--alerts`); nil when the server publishes no
+  /// warnings.
+  public var alerts: WarningRules?
+  /// CAP's `sender` of `/v1/alerts.cap` (`--alerts-sender`): `nwpcube@<host name>` unless set.
+  public var alertsSender = "nwpcube@" + ProcessInfo.processInfo.hostName
 
   public init(
     store: String, host: String = "127.0.0.1", port: Int = 8080, limits: ServiceLimits = ServiceLimits(),

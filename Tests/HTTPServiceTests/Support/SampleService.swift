@@ -6,6 +6,7 @@ import Places
 import PointQuery
 import SampleRun
 import UTCTime
+import Warnings
 import _TestSupport
 
 /// The Portugal sample run (72 hourly steps from 2026-06-20 00 UTC), generated and ingested
@@ -28,8 +29,16 @@ enum SampleService {
   /// The bundled gazetteer of Portugal and Spain, read once.
   static let places: Gazetteer? = try? Gazetteer(contentsOf: SampleFiles.grid("places/cities1000_PT_ES.txt"))
 
-  /// The settings of a server over the sample store, with the bundled gazetteer.
-  static var settings: ServiceSettings { ServiceSettings(store: store, clock: { now }, places: places) }
+  /// The shipped example alerts file, read once.
+  static let alerts: WarningRules? = try? WarningRules(path: "\(SampleFiles.packageRoot)/docs/alerts.example")
+
+  /// The settings of a server over the sample store, with the bundled gazetteer and the
+  /// example alerts file.
+  static var settings: ServiceSettings {
+    var settings = ServiceSettings(store: store, clock: { now }, places: places)
+    settings.alerts = alerts
+    return settings
+  }
 
   private static let shared = Task { try await LiveServer.start(settings) }
 

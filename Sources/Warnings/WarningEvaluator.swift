@@ -1,0 +1,108 @@
+import Forecast
+import Meteorology
+import PointQuery
+
+/// Finds the warnings a point's forecast triggers under a set of rules.
+///
+/// The evaluation reads hours `[H + k h, H + (k + 1) h)` for k = 0, 1, … up to the longest
+/// validity, H the start of the hour holding `now`, all metrics in one `Forecaster.hourly`
+/// call in canonical units. An hour's value of an instantaneous metric (temperature, gusts)
+/// is the one at its start; that of an hourly amount or class (rain, weather code) is the
+/// one stamped at its end, which covers exactly that hour. A rule triggers on every run of
+/// consecutive hours within its validity whose values are on its side of the threshold and
+/// which lasts at least its duration: onset is the start of the run's first hour, expiry
+/// the end of its last. An hour without a value (no run covers it) ends a run.
+public struct WarningEvaluator: Sendable {
+  public let rules: WarningRules
+
+  public init(rules: WarningRules) {
+    self.rules = rules
+  }
+
+  /// The warnings `request`'s point triggers from the current hour of `now` (Unix
+  /// seconds), in order of onset, then of the rules in the file. Only the request's place,
+  /// method, domain, cell selection and elevation count: thresholds are compared in their
+  /// own units, whatever units the request asks for.
+  /// - Throws: `ForecastError` when the point is outside every domain or no run covers
+  ///   any of the hours.
+  public func warnings(
+    for request: ForecastRequest, now: Int64, forecaster: Forecaster
+  ) throws(ForecastError) -> [Warning] {
+    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: false).warnings
+  }
+
+  /// `warnings(for:now:forecaster:)` with the hours read and the cell that answered the
+  /// first of them, which a document with no warning still names.
+  public func evaluate(
+    _ request: ForecastRequest, now: Int64, forecaster: Forecaster
+  ) throws(ForecastError) -> WarningEvaluation {
+    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: true)
+  }
+
+  /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
+  /// warnings alone (Dark Sky's forecast, on every request) does not pay for it.
+  private func evaluate(
+    _ request: ForecastRequest, now: Int64, forecaster: Forecaster, outlineFirstCell: Bool
+  ) throws(ForecastError) -> WarningEvaluation {
+    let hours = max(rules.horizonHours, 1)
+    let start = Self.hourStart(now)
+    var metrics: [Metric] = []
+    for rule in rules.rules where !metrics.contains(rule.metric) { metrics.append(rule.metric) }
+    // One more instant than hours: the last hour's amount is stamped at its end.
+    let instants = (0...hours).map { start + Int64($0) * 3_600 }
+    var canonical = request
+    canonical.units = .si
+    let series = try forecaster.hourly(
+      canonical, metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
+    var cells = CellCache(store: forecaster.store)
+    var found: [(order: Int, warning: Warning)] = []
+    for (order, rule) in rules.rules.enumerated() {
+      guard let values = series.values(of: rule.metric) else { continue }
+      // The stamp of hour k: its start for an instant, its end for an amount or a class.
+      let stampOffset = rule.metric.temporal == .instant ? 0 : 1
+      let value = { (hour: Int) in values[hour + stampOffset].map(rule.inThresholdUnit) }
+      for run in Self.runs(
+        hours: rule.validityHours, minimum: rule.durationHours, triggers: { value($0).map(rule.triggers) ?? false })
+      {
+        let stamp = run.lowerBound + stampOffset
+        let runValues = run.compactMap(value)
+        let peak = (rule.comparison == .above ? runValues.max() : runValues.min()) ?? rule.threshold
+        guard let source = series.sourceOfHour[stamp], let cell = cells.cell(series.provenance[source]) else {
+          continue
+        }
+        let warning = Warning(
+          rule: rule, onset: start + Int64(run.lowerBound) * 3_600,
+          expires: start + Int64(run.upperBound) * 3_600, peak: peak, cell: cell)
+        found.append((order, warning))
+      }
+    }
+    let first =
+      outlineFirstCell
+      ? series.sourceOfHour.lazy.compactMap { $0 }.first.flatMap { cells.cell(series.provenance[$0]) } : nil
+    return WarningEvaluation(
+      warnings: found.sorted { ($0.warning.onset, $0.order) < ($1.warning.onset, $1.order) }.map(\.warning),
+      start: start, hours: hours, cell: first)
+  }
+
+  /// The start of the hour holding `time`.
+  static func hourStart(_ time: Int64) -> Int64 {
+    let remainder = time % 3_600
+    return time - (remainder < 0 ? remainder + 3_600 : remainder)
+  }
+
+  /// Every maximal run of consecutive hours in `0..<hours` whose value `triggers`, at least
+  /// `minimum` hours long.
+  static func runs(hours: Int, minimum: Int, triggers: (Int) -> Bool) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    var first: Int?
+    for hour in 0...hours {
+      if hour < hours, triggers(hour) {
+        if first == nil { first = hour }
+        continue
+      }
+      if let start = first, hour - start >= minimum { runs.append(start..<hour) }
+      first = nil
+    }
+    return runs
+  }
+}
