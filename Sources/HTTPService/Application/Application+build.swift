@@ -51,6 +51,11 @@ public func buildApplication(
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
   )
   .register(on: router)
+  DarkSkyRoute(
+    forecaster: forecaster, limits: settings.limits, clock: settings.clock,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places
+  )
+  .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
@@ -70,5 +75,5 @@ public func buildApplication(
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  ServiceRoutes.openAPIPath, DarkSkyRoute.path,
 ]
