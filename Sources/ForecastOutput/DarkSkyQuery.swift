@@ -89,7 +89,7 @@ public struct DarkSkyQuery: Sendable {
     let series = try forecaster.hourly(request, metrics: Self.metrics, instants: instants)
 
     func hour(value index: Int, amount amountIndex: Int) -> DarkSkyHour {
-      DarkSkyHour(series, value: index, amount: amountIndex, utcOffset: zone.utcOffset(at: instants[index]))
+      DarkSkyHour(series, value: index, amount: amountIndex)
     }
     let grid = (0..<(gridCount - 1)).map { hour(value: $0, amount: $0 + 1) }
     let covered = (0..<(gridCount - 1)).map { series.sourceOfHour[$0] != nil }
@@ -159,8 +159,8 @@ public struct DarkSkyQuery: Sendable {
 extension DarkSkyHour {
   /// The hour whose instantaneous values are at `value` and whose amounts and weather code
   /// are at `amount` in `series` (read with `DarkSkyQuery.metrics`).
-  init(_ series: HourlySeries, value: Int, amount: Int, utcOffset: Int) {
-    self.init(time: series.hours[value].instant, utcOffset: utcOffset)
+  init(_ series: HourlySeries, value: Int, amount: Int) {
+    self.init(time: series.hours[value].instant, utcOffset: series.hours[value].utcOffset)
     let columns = series.values
     func at(_ metric: Int, _ index: Int) -> Double? { columns[metric][index] }
     temperature = at(0, value)

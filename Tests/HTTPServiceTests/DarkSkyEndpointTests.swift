@@ -290,6 +290,9 @@ import _TestSupport
     // Portugal and Spain: si.
     let object = try await Self.get("/forecast/k/\(Self.point)?units=auto")
     #expect((object["flags"] as? [String: Any])?["units"] as? String == "si")
+    // uk, Dark Sky's older name for uk2, which Pirate Weather's client sends.
+    let uk = try await Self.get("/forecast/k/\(Self.point)?units=uk")
+    #expect((uk["flags"] as? [String: Any])?["units"] as? String == "uk2")
     #expect(DarkSkyUnits.forCountry("US") == .us && DarkSkyUnits.forCountry("CA") == .ca)
     #expect(DarkSkyUnits.forCountry("GB") == .uk2 && DarkSkyUnits.forCountry("PT") == .si)
     #expect(DarkSkyUnits.forCountry(nil) == .si)
@@ -318,7 +321,7 @@ import _TestSupport
       ("/forecast/k/1,2,3,4", "location: '1,2,3,4' has 4 comma-separated parts; give latitude,longitude"),
       ("/forecast/k/38.1,-8.9,yesterday", "time: 'yesterday' is not a time; give Unix seconds"),
       ("/forecast/k/38.1,-8.9,2026-02-30T00:00:00", "time: '2026-02-30T00:00:00' is not a time"),
-      ("/forecast/k/\(Self.point)?units=metric", "units: 'metric' is not allowed; give us, si, ca, uk2, auto"),
+      ("/forecast/k/\(Self.point)?units=metric", "units: 'metric' is not allowed; give us, si, ca, uk2, uk, auto"),
       ("/forecast/k/\(Self.point)?extend=daily", "extend: 'daily' is not allowed; give hourly"),
       ("/forecast/k/\(Self.point)?lang=fr", "lang: 'fr' is not available; summaries are written in English only"),
     ]

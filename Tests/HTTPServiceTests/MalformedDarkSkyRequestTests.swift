@@ -29,7 +29,7 @@ import _TestSupport
   static let badValues: [String: [String]] = [
     "exclude": ["weekly", "hourly,weekly", "HOURLY", "hourly;daily", " hourly", "currently,,x"],
     "extend": ["daily", "HOURLY", "", "1", "hourly,hourly"],
-    "units": ["metric", "SI", "", "uk", "imperial", "us "],
+    "units": ["metric", "SI", "", "UK2", "imperial", "us "],
     "lang": ["fr", "EN", "", "pt-PT", "en_US"],
   ]
 

@@ -68,12 +68,14 @@ struct DarkSkyParameters {
     switch query["units"] {
     case nil: units = .us
     case "auto": units = nil
+    // Dark Sky's older name for uk2, which Pirate Weather's clients still send.
+    case "uk": units = .uk2
     case let name?:
       guard let chosen = DarkSkyUnits(rawValue: name) else {
         throw APIError.parameter(
           "units",
           "\(QueryParameters.quoted(name)) is not allowed; give "
-            + (DarkSkyUnits.allCases.map(\.rawValue) + ["auto"]).joined(separator: ", "))
+            + (DarkSkyUnits.allCases.map(\.rawValue) + ["uk", "auto"]).joined(separator: ", "))
       }
       units = chosen
     }
