@@ -1,12 +1,13 @@
 import Forecast
 import ForecastOutput
 import Foundation
-import HTTPService
 import Meteorology
 import PointQuery
 import Testing
 import UTCTime
 import _TestSupport
+
+@testable import HTTPService
 
 /// Dark Sky's `/forecast/{key}/{latitude},{longitude}[,{time}]` on a real server: its units
 /// against the library's values converted with factors written here, `exclude`, `extend`,
@@ -308,6 +309,24 @@ import _TestSupport
       #expect(DarkSkySummary.icons.contains(icon), "\(icon)")
       #expect((point["summary"] as? String)?.isEmpty == false)
     }
+  }
+
+  @Test func aServerWithKeysTakesTheKeyFromThePathAndRefusesOthersInDarkSkysShape() async throws {
+    let server = try await KeyedService.server()
+    let open = try await SampleService.server()
+    let alice = KeyedService.key("alice")
+    for name in ["alice", "bob"] {
+      let answered = try await server.client.get("/forecast/\(KeyedService.key(name))/\(Self.point)")
+      let expected = try await open.client.get("/forecast/any/\(Self.point)")
+      #expect(answered.status == 200 && answered.body == expected.body, "\(name): \(answered.body.prefix(200))")
+    }
+    for key in [KeyedService.wrongKey, String(alice.dropLast()), alice + "x", alice.uppercased()] {
+      let refused = try await Self.error("/forecast/\(key)/\(Self.point)", status: 401, server: server)
+      #expect(refused == "path segment 2: not a valid API key", "\(key): \(refused)")
+    }
+    let empty = try await Self.error("/forecast//\(Self.point)", status: 401, server: server)
+    #expect(
+      empty == "path segment 2: empty; this server requires an API key: give it as path segment 2", "\(empty)")
   }
 
   @Test func badRequestsAreRefusedByNameInDarkSkysShape() async throws {
