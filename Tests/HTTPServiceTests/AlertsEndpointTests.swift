@@ -75,6 +75,33 @@ import _TestSupport
     #expect(Self.number(json["hours"]) == 24)
   }
 
+  @Test func darkSkysAlertsAreTheSameWarnings() async throws {
+    let point = try RainyService.centre(5, 9)
+    let expected = try Self.expectedRuns(latitude: point.latitude, longitude: point.longitude)
+    let server = try await RainyService.server()
+    let answer = try await server.client.get("/forecast/any/\(point.latitude),\(point.longitude)?units=si")
+    #expect(answer.status == 200, "\(answer.body.prefix(300))")
+    let json = try #require(answer.json as? [String: Any])
+    let alerts = try #require(json["alerts"] as? [[String: Any]])
+    #expect(alerts.count == expected.count && !expected.isEmpty)
+    let listed = try #require(
+      try await server.client.get(Self.target("/v1/alerts", point)).json as? [String: Any])
+    let capURL = try #require(listed["cap"] as? String)
+    for (alert, (onset, expires)) in zip(alerts, expected) {
+      #expect(alert["title"] as? String == "Heavy rain & floods <local>")
+      // CAP's Severe is Dark Sky's "warning".
+      #expect(alert["severity"] as? String == "warning")
+      #expect(Self.number(alert["time"]) == Double(onset) && Self.number(alert["expires"]) == Double(expires))
+      #expect(alert["description"] as? String == #"Over 10 mm of rain in an hour: "take care" & stay 'safe'."#)
+      #expect((alert["regions"] as? [String])?.first?.contains("grid cell (5, 9)") == true, "\(alert)")
+      #expect(alert["uri"] as? String == capURL)
+    }
+    let excluded = try #require(
+      try await server.client.get("/forecast/any/\(point.latitude),\(point.longitude)?exclude=alerts").json
+        as? [String: Any])
+    #expect(excluded["alerts"] == nil)
+  }
+
   /// CAP 1.2's `alert` and `info` elements in the schema's order: a document's elements
   /// must appear in this order, and the required ones (marked) must appear.
   static let alertOrder: [(String, Bool)] = [

@@ -52,9 +52,16 @@ public func buildApplication(
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
   )
   .register(on: router)
+  let warnings = settings.alerts.map(WarningEvaluator.init(rules:))
+  DarkSkyRoute(
+    forecaster: forecaster, limits: settings.limits, clock: settings.clock,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places,
+    warnings: warnings
+  )
+  .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   AlertsRoute(
-    forecaster: forecaster, evaluator: settings.alerts.map(WarningEvaluator.init(rules:)),
+    forecaster: forecaster, evaluator: warnings,
     sender: settings.alertsSender,
     clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
   )
@@ -76,7 +83,6 @@ public func buildApplication(
 /// Every path the application routes: the OpenAPI document must describe exactly these.
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
-  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath,
-  ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, ServiceRoutes.runsPath,
+  ServiceRoutes.healthPath, ServiceRoutes.metricsPath, ServiceRoutes.openAPIPath,
 ]

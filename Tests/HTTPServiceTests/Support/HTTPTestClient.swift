@@ -81,10 +81,18 @@ struct HTTPTestResponse: Sendable {
     headers["content-type"].map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
   }
 
-  /// The message of an error body, nwpcube's `{"error": {"message": "…"}}` or Open-Meteo's
-  /// `{"error": true, "reason": "…"}`; nil when the body is neither.
+  /// The message of an error body, nwpcube's `{"error": {"message": "…"}}`, Open-Meteo's
+  /// `{"error": true, "reason": "…"}` or Dark Sky's `{"code": 400, "error": "…"}`; nil when
+  /// the body is none of them.
   var errorMessage: String? {
-    openMeteoReason ?? legacyErrorMessage
+    openMeteoReason ?? legacyErrorMessage ?? darkSkyError
+  }
+
+  /// The message of a Dark Sky error body `{"code": 400, "error": "…"}`, exactly those two
+  /// members; nil when the body is not one.
+  var darkSkyError: String? {
+    guard let object = json as? [String: Any], object.count == 2, object["code"] is Int else { return nil }
+    return object["error"] as? String
   }
 
   /// The message of an error body `{"error": {"message": "…"}}`, nil when the body is not one.

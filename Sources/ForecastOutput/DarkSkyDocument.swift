@@ -1,0 +1,263 @@
+import Forecast
+import Meteorology
+
+/// A `DarkSkyAnswer` as Dark Sky wrote it: `latitude`, `longitude`, `timezone`, `offset`,
+/// then the blocks `currently`, `minutely`, `hourly`, `daily`, `alerts` and `flags`, each
+/// left out when excluded (and `alerts` when there are none, as Dark Sky did). A value
+/// the store does not have is left out of its data point, as Dark Sky left out what it
+/// did not know.
+///
+/// Values are converted to the query's `DarkSkyUnits` with `Meteorology`'s conversions;
+/// shares are 0–1. nwpcube adds `flags.nwpcube-minutely-step`, the step (seconds) of the
+/// run the minutes came from.
+public struct DarkSkyDocument: Sendable {
+  public let answer: DarkSkyAnswer
+  /// The warnings in force, for `alerts`.
+  public let alerts: [DarkSkyAlert]
+
+  public init(answer: DarkSkyAnswer, alerts: [DarkSkyAlert] = []) {
+    self.answer = answer
+    self.alerts = alerts
+  }
+
+  /// The document as UTF-8 JSON.
+  public var jsonBytes: [UInt8] {
+    var writer = Writer(units: answer.query.units.system)
+    writer.document(self)
+    return writer.out.bytes
+  }
+
+  /// The document as JSON text.
+  public var json: String { String(decoding: jsonBytes, as: UTF8.self) }
+}
+
+extension DarkSkyDocument {
+  /// Writes the document, with each quantity's conversion found once.
+  struct Writer {
+    var out = JSONBytes(capacity: 64 * 1_024)
+    let temperature: UnitConversion
+    let wind: UnitConversion
+    let rate: UnitConversion
+    let pressure: UnitConversion
+    let visibility: UnitConversion
+    let share: UnitConversion
+    let temperatureLabel: String
+
+    init(units: UnitSystem) {
+      temperature = units.conversion(of: .temp)
+      wind = units.conversion(of: .windVel)
+      rate = units.conversion(of: .rain)
+      pressure = units.conversion(of: .atmPress)
+      visibility = units.conversion(of: .visibility)
+      share = units.conversion(of: .hum)
+      temperatureLabel = units.temperature.label
+    }
+
+    mutating func document(_ document: DarkSkyDocument) {
+      let answer = document.answer
+      let query = answer.query
+      let excluded = query.excluded
+      out.byte(UInt8(ascii: "{"))
+      out.key("latitude", first: true)
+      out.number(query.request.latitude, decimals: 6)
+      out.key("longitude")
+      out.number(query.request.longitude, decimals: 6)
+      out.key("timezone")
+      out.string(query.timeZoneName)
+      out.key("offset")
+      out.number(Double(query.request.timeZone.utcOffset(at: query.time)) / 3_600, decimals: 2)
+      let current = answer.currently.map(DarkSkySummary.point)
+      if !excluded.contains(.currently), let hour = answer.currently, let current {
+        out.key("currently")
+        point(hour, text: current)
+      }
+      if let minutes = answer.minutely {
+        out.key("minutely")
+        let type =
+          answer.currently?.precipitationType ?? answer.hourly?.first(where: \.isWet)?.precipitationType
+        let text = DarkSkySummary.minutes(
+          minutes.map(\.precipitation), type: type,
+          current: current ?? DarkSkySummary.Text(summary: "Clear", icon: "clear-day"))
+        block(text, minutes) { writer, minute in
+          writer.out.byte(UInt8(ascii: "{"))
+          writer.out.key("time", first: true)
+          writer.out.integer(minute.time)
+          writer.value("precipIntensity", minute.precipitation, writer.rate, decimals: 4)
+          writer.value("precipProbability", minute.probability, writer.share, decimals: 2)
+          writer.out.byte(UInt8(ascii: "}"))
+        }
+      }
+      if let hours = answer.hourly, !excluded.contains(.hourly) {
+        out.key("hourly")
+        block(DarkSkySummary.hours(hours), hours) { writer, hour in writer.point(hour, text: DarkSkySummary.point(hour))
+        }
+      }
+      if let days = answer.daily, !excluded.contains(.daily) {
+        out.key("daily")
+        let week = days.map { day in
+          DarkSkySummary.Day(
+            date: day.day.date, precipitation: day.precipitation, type: day.precipType, text: day.text,
+            high: day.temperatureHigh.map { temperature($0.value) })
+        }
+        block(DarkSkySummary.week(week, temperatureUnit: temperatureLabel), days) { writer, day in writer.day(day) }
+      }
+      if !excluded.contains(.alerts), !document.alerts.isEmpty {
+        out.key("alerts")
+        out.array(document.alerts) { out, alert in Self.alert(alert, into: &out) }
+      }
+      if !excluded.contains(.flags) {
+        out.key("flags")
+        out.byte(UInt8(ascii: "{"))
+        out.key("sources", first: true)
+        out.array(answer.sources) { out, name in out.string(name) }
+        out.key("nearest-station")
+        out.integer(0)
+        out.key("units")
+        out.string(query.units.rawValue)
+        if let step = answer.minutelyStep {
+          out.key("nwpcube-minutely-step")
+          out.integer(step)
+        }
+        out.byte(UInt8(ascii: "}"))
+      }
+      out.byte(UInt8(ascii: "}"))
+    }
+
+    /// `{"summary":…,"icon":…,"data":[…]}`, each item written by `write`.
+    mutating func block<Item>(_ text: DarkSkySummary.Text, _ items: [Item], _ write: (inout Writer, Item) -> Void) {
+      out.byte(UInt8(ascii: "{"))
+      out.key("summary", first: true)
+      out.string(text.summary)
+      out.key("icon")
+      out.string(text.icon)
+      out.key("data")
+      out.byte(UInt8(ascii: "["))
+      for (index, item) in items.enumerated() {
+        if index > 0 { out.byte(UInt8(ascii: ",")) }
+        write(&self, item)
+      }
+      out.byte(UInt8(ascii: "]"))
+      out.byte(UInt8(ascii: "}"))
+    }
+
+    /// `,"name":value` converted, nothing when the value is unknown.
+    mutating func value(_ name: String, _ value: Double?, _ conversion: UnitConversion, decimals: Int) {
+      guard let value, value.isFinite else { return }
+      out.key(name)
+      out.number(conversion(value), decimals: decimals)
+    }
+
+    mutating func integer(_ name: String, _ value: Double?) {
+      guard let value, value.isFinite, abs(value) < 1e15 else { return }
+      out.key(name)
+      out.integer(Int64(value.rounded()))
+    }
+
+    mutating func time(_ name: String, _ extreme: DarkSkyDay.Extreme?) {
+      guard let extreme else { return }
+      out.key(name)
+      out.integer(extreme.time)
+    }
+
+    /// `currently` or an hour of `hourly`.
+    mutating func point(_ hour: DarkSkyHour, text: DarkSkySummary.Text) {
+      out.byte(UInt8(ascii: "{"))
+      out.key("time", first: true)
+      out.integer(hour.time)
+      out.key("summary")
+      out.string(text.summary)
+      out.key("icon")
+      out.string(text.icon)
+      value("precipIntensity", hour.precipitation, rate, decimals: 4)
+      value("precipProbability", hour.probability, share, decimals: 2)
+      if let type = hour.precipitationType {
+        out.key("precipType")
+        out.string(type.rawValue)
+      }
+      value("temperature", hour.temperature, temperature, decimals: 2)
+      value("apparentTemperature", hour.apparentTemperature, temperature, decimals: 2)
+      value("dewPoint", hour.dewPoint, temperature, decimals: 2)
+      value("humidity", hour.humidity, share, decimals: 2)
+      value("pressure", hour.pressure, pressure, decimals: 1)
+      value("windSpeed", hour.windSpeed, wind, decimals: 2)
+      value("windGust", hour.windGust, wind, decimals: 2)
+      integer("windBearing", hour.windBearing.map { $0.rounded() == 360 ? 0 : $0 })
+      value("cloudCover", hour.cloudCover, share, decimals: 2)
+      integer("uvIndex", hour.uvIndex.map(Double.init))
+      value("visibility", hour.visibility, visibility, decimals: 2)
+      out.byte(UInt8(ascii: "}"))
+    }
+
+    mutating func day(_ day: DarkSkyDay) {
+      out.byte(UInt8(ascii: "{"))
+      out.key("time", first: true)
+      out.integer(day.day.start)
+      out.key("summary")
+      out.string(day.text.summary)
+      out.key("icon")
+      out.string(day.text.icon)
+      if let sunrise = day.sunrise {
+        out.key("sunriseTime")
+        out.integer(sunrise)
+      }
+      if let sunset = day.sunset {
+        out.key("sunsetTime")
+        out.integer(sunset)
+      }
+      value("moonPhase", day.moonPhase, .identity, decimals: 2)
+      value("precipIntensity", day.precipIntensity, rate, decimals: 4)
+      value("precipIntensityMax", day.precipIntensityMax?.value, rate, decimals: 4)
+      time("precipIntensityMaxTime", day.precipIntensityMax)
+      value("precipProbability", day.precipProbability, share, decimals: 2)
+      if let type = day.precipType {
+        out.key("precipType")
+        out.string(type.rawValue)
+      }
+      extreme("temperatureHigh", day.temperatureHigh)
+      extreme("temperatureLow", day.temperatureLow)
+      extreme("apparentTemperatureHigh", day.apparentTemperatureHigh)
+      extreme("apparentTemperatureLow", day.apparentTemperatureLow)
+      value("dewPoint", day.dewPoint, temperature, decimals: 2)
+      value("humidity", day.humidity, share, decimals: 2)
+      value("pressure", day.pressure, pressure, decimals: 1)
+      value("windSpeed", day.windSpeed, wind, decimals: 2)
+      value("windGust", day.windGust?.value, wind, decimals: 2)
+      time("windGustTime", day.windGust)
+      integer("windBearing", day.windBearing.map { $0.rounded() == 360 ? 0 : $0 })
+      value("cloudCover", day.cloudCover, share, decimals: 2)
+      integer("uvIndex", day.uvIndex?.value)
+      time("uvIndexTime", day.uvIndex)
+      value("visibility", day.visibility, visibility, decimals: 2)
+      extreme("temperatureMin", day.temperatureMin)
+      extreme("temperatureMax", day.temperatureMax)
+      extreme("apparentTemperatureMin", day.apparentTemperatureMin)
+      extreme("apparentTemperatureMax", day.apparentTemperatureMax)
+      out.byte(UInt8(ascii: "}"))
+    }
+
+    /// A temperature and its time, `name` and `nameTime`.
+    mutating func extreme(_ name: String, _ extreme: DarkSkyDay.Extreme?) {
+      value(name, extreme?.value, temperature, decimals: 2)
+      time(name + "Time", extreme)
+    }
+
+    static func alert(_ alert: DarkSkyAlert, into out: inout JSONBytes) {
+      out.byte(UInt8(ascii: "{"))
+      out.key("title", first: true)
+      out.string(alert.title)
+      out.key("regions")
+      out.array(alert.regions) { out, region in out.string(region) }
+      out.key("severity")
+      out.string(alert.severity)
+      out.key("time")
+      out.integer(alert.time)
+      out.key("expires")
+      out.integer(alert.expires)
+      out.key("description")
+      out.string(alert.description)
+      out.key("uri")
+      out.string(alert.uri)
+      out.byte(UInt8(ascii: "}"))
+    }
+  }
+}

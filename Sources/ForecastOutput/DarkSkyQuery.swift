@@ -1,0 +1,183 @@
+import Forecast
+import Meteorology
+import PointQuery
+
+/// One Dark Sky question: a point, a time (now, or a Time Machine time), the blocks wanted
+/// and the units. `answer(_:)` reads every hour it needs in one `Forecaster.hourly` call,
+/// in canonical units; `DarkSkyDocument` converts them to `units` as it writes them.
+public struct DarkSkyQuery: Sendable {
+  /// A block `exclude` can leave out.
+  public enum Block: String, Sendable, CaseIterable {
+    case currently, minutely, hourly, daily, alerts, flags
+  }
+
+  /// The point, method, domain and zone; its units are ignored (values are read in
+  /// canonical units).
+  public var request: ForecastRequest
+  /// The instant `currently` is for: now, or the Time Machine time.
+  public var time: Int64
+  /// A Time Machine request: `hourly` is the local day of `time`, `daily` that one day, and
+  /// there is no `minutely`, as Dark Sky answered.
+  public var isTimeMachine: Bool
+  public var units: DarkSkyUnits
+  public var excluded: Set<Block>
+  /// `extend=hourly`: 168 hours rather than 48.
+  public var extendHourly: Bool
+  /// The zone's name for `timezone`.
+  public var timeZoneName: String
+
+  public init(
+    request: ForecastRequest, time: Int64, isTimeMachine: Bool = false, units: DarkSkyUnits = .us,
+    excluded: Set<Block> = [], extendHourly: Bool = false, timeZoneName: String? = nil
+  ) {
+    var request = request
+    request.units = Self.readUnits
+    self.request = request
+    self.time = time
+    self.isTimeMachine = isTimeMachine
+    self.units = units
+    self.excluded = excluded
+    self.extendHourly = extendHourly
+    self.timeZoneName = timeZoneName ?? request.timeZone.identifier
+  }
+
+  /// The units values are read in: the canonical ones, percent for shares.
+  static let readUnits = UnitSystem.si
+
+  /// Hours in `hourly` (a Time Machine day has its own count).
+  public var hourCount: Int { isTimeMachine ? 24 : extendHourly ? 168 : 48 }
+  /// Days in `daily`.
+  public var dayCount: Int { isTimeMachine ? 1 : 8 }
+  /// Minutes in `minutely`: this one and the next 60.
+  public static let minuteCount = 61
+  /// The longest model step `minutely` is made from.
+  public static let longestMinutelyStep: Int64 = 3_600
+
+  /// The metrics an hour needs, in the order `DarkSkyHour` is filled from.
+  static let metrics: [Metric] = [
+    .temp, .apparentTemp, .dewPoint, .hum, .atmPress, .windVel, .windGusts, .windDir, .cloud, .visibility,
+    .shortwave, .rain, .snow, .precipitationProbability, .weatherCode, .isDay,
+  ]
+
+  /// Reads the hours the blocks need.
+  /// - Throws: `ForecastError` when the point is outside every domain or no run covers
+  ///   any of the hours.
+  public func answer(_ forecaster: Forecaster) throws(ForecastError) -> DarkSkyAnswer {
+    let zone = request.timeZone
+    // Every local day the daily block shows, and the next, whose first hours hold the last
+    // day's overnight low.
+    let days = zone.days(from: zone.date(containing: time), count: dayCount + 1)
+    let offset = Int64(zone.utcOffset(at: time))
+    let currentHour = time - (((time + offset) % 3_600) + 3_600) % 3_600
+    let firstHour = isTimeMachine ? days[0].start : currentHour
+    let gridStart = days[0].start
+    let overnightEnd = days[dayCount].start + 7 * 3_600
+    let gridEnd = max(overnightEnd, firstHour + Int64(hourCount) * 3_600)
+    // Hour starts, and one more for the amounts of the last hour (they are stored at its end).
+    var instants = Array(stride(from: gridStart, through: gridEnd + 3_600, by: 3_600))
+    let gridCount = instants.count
+    // The minutes' quarter hours: a model hour's amount is its rate over each quarter in
+    // it, and a 15-minute run's quarter its own; the quarter ending after a minute holds it.
+    let firstMinute = time - ((time % 60) + 60) % 60
+    let quarterEnds = (0..<Self.minuteCount).map { minute -> Int64 in
+      let start = firstMinute + Int64(minute) * 60
+      return (start - ((start % 900) + 900) % 900) + 900
+    }
+    var extra = [time]
+    for end in quarterEnds where !extra.contains(end) { extra.append(end) }
+    instants.append(contentsOf: extra)
+    let series = try forecaster.hourly(request, metrics: Self.metrics, instants: instants)
+
+    func hour(value index: Int, amount amountIndex: Int) -> DarkSkyHour {
+      DarkSkyHour(series, value: index, amount: amountIndex)
+    }
+    let grid = (0..<(gridCount - 1)).map { hour(value: $0, amount: $0 + 1) }
+    let covered = (0..<(gridCount - 1)).map { series.sourceOfHour[$0] != nil }
+    let currentIndex = gridCount
+
+    var answer = DarkSkyAnswer(query: self)
+    answer.sources = Self.sourceNames(series)
+    // Kept when excluded: the minutely summary speaks of the current conditions.
+    if series.sourceOfHour[currentIndex] != nil {
+      answer.currently = hour(value: currentIndex, amount: currentIndex)
+    }
+    if !excluded.contains(.hourly) {
+      // A Time Machine day has 23 or 25 hours on a DST day.
+      let shown = isTimeMachine ? days[0].start..<days[0].end : firstHour..<(firstHour + Int64(hourCount) * 3_600)
+      answer.hourly = grid.indices.filter { shown.contains(grid[$0].time) && covered[$0] }.map { grid[$0] }
+    }
+    if !excluded.contains(.daily) {
+      answer.daily = days.prefix(dayCount).compactMap { day -> DarkSkyDay? in
+        let inDay = grid.indices.filter { grid[$0].time >= day.start && grid[$0].time < day.end }
+        // A day is shown when every one of its hours is covered: a part of a day would
+        // give wrong extremes.
+        guard !inDay.isEmpty, inDay.allSatisfy({ covered[$0] }) else { return nil }
+        let overnight = grid.indices.filter { index in
+          let hour = grid[index]
+          return (hour.time >= day.start && hour.time < day.end && hour.localHour >= 18)
+            || (hour.time >= day.end && hour.time < day.end + 12 * 3_600 && hour.localHour < 6)
+        }
+        return DarkSkyDay(
+          day: day, hours: inDay.map { grid[$0] },
+          overnight: overnight.allSatisfy { covered[$0] } ? overnight.map { grid[$0] } : [],
+          latitude: request.latitude, longitude: request.longitude)
+      }
+    }
+    if !excluded.contains(.minutely), !isTimeMachine, let step = Self.step(at: time, request, forecaster),
+      step <= Self.longestMinutelyStep
+    {
+      answer.minutelyStep = step
+      answer.minutely = quarterEnds.enumerated().map { minute, end in
+        let index = gridCount + (extra.firstIndex(of: end) ?? 0)
+        let point = hour(value: index, amount: index)
+        return DarkSkyMinute(
+          time: firstMinute + Int64(minute) * 60, precipitation: point.precipitation, probability: point.probability)
+      }
+    }
+    return answer
+  }
+
+  /// The step of the run answering at `time`, nil when none covers it.
+  static func step(at time: Int64, _ request: ForecastRequest, _ forecaster: Forecaster) -> Int64? {
+    let sources = try? forecaster.store.catalog.sources(
+      latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain,
+      cellSelection: request.cellSelection)
+    return sources?.source(at: time)?.cube.stepLength
+  }
+
+  /// The runs the answer used, `model/domain run` each.
+  static func sourceNames(_ series: HourlySeries) -> [String] {
+    var names: [String] = []
+    for source in series.provenance {
+      let name = "\(source.model)/\(source.domain) \(source.run)"
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+}
+
+extension DarkSkyHour {
+  /// The hour whose instantaneous values are at `value` and whose amounts and weather code
+  /// are at `amount` in `series` (read with `DarkSkyQuery.metrics`).
+  init(_ series: HourlySeries, value: Int, amount: Int) {
+    self.init(time: series.hours[value].instant, utcOffset: series.hours[value].utcOffset)
+    let columns = series.values
+    func at(_ metric: Int, _ index: Int) -> Double? { columns[metric][index] }
+    temperature = at(0, value)
+    apparentTemperature = at(1, value)
+    dewPoint = at(2, value)
+    humidity = at(3, value)
+    pressure = at(4, value)
+    windSpeed = at(5, value)
+    windGust = at(6, value)
+    windBearing = at(7, value)
+    cloudCover = at(8, value)
+    visibility = at(9, value).map { min($0, Self.visibilityCap) }
+    shortwave = at(10, value)
+    precipitation = at(11, amount)
+    snow = at(12, amount)
+    probability = at(13, amount)
+    weatherCode = at(14, amount).flatMap { WeatherCode(rawValue: Int($0.rounded())) }
+    isDay = (at(15, value) ?? 1) >= 0.5
+  }
+}

@@ -1,0 +1,92 @@
+import Forecast
+import ForecastOutput
+import Hummingbird
+import Places
+import UTCTime
+import Warnings
+
+/// `GET /forecast/{key}/{latitude},{longitude}[,{time}]`: Dark Sky's forecast and Time
+/// Machine requests over the store, so that Dark Sky's clients work by changing only their
+/// base URL. The key segment is the key middleware's business (any segment is accepted
+/// when the server has no keys).
+struct DarkSkyRoute: Sendable {
+  /// The path as the router and the OpenAPI document write it.
+  static let path = "/forecast/{key}/{location}"
+
+  let forecaster: Forecaster
+  let limits: ServiceLimits
+  /// Unix seconds now.
+  let clock: @Sendable () -> Int64
+  /// The zones of points, for `timezone`; UTC without one.
+  var zoneFinder: ZoneFinder?
+  /// The gazetteer, whose nearest place's country `units=auto` goes by; `si` without one.
+  var places: Gazetteer?
+  /// The operator's warning thresholds (`--alerts`), for `alerts`: the same warnings
+  /// `/v1/alerts` lists, each linking to its CAP document. Without them `alerts` is never
+  /// written.
+  var warnings: WarningEvaluator?
+
+  func register(on router: Router<some RequestContext>) {
+    router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
+  }
+
+  func respond(to request: Request) throws -> Response {
+    let query = try QueryParameters(request.uri.query, maximumBytes: limits.queryBytes)
+    // The segment as sent, decoded here: the router's copy may or may not be.
+    guard let raw = KeyLocation.segment(3, of: request.uri.path),
+      let location = QueryParameters.percentDecoded(raw.utf8)
+    else {
+      throw APIError.parameter(
+        "location", "malformed percent-encoding; give \(DarkSkyParameters.locationHelp)")
+    }
+    let parameters = try DarkSkyParameters(location: location, query: query)
+    let (latitude, longitude) = (parameters.latitude, parameters.longitude)
+    let (zone, zoneName) = Self.zone(latitude: latitude, longitude: longitude, finder: zoneFinder)
+    let units =
+      parameters.units
+      ?? DarkSkyUnits.forCountry(places?.nearest(latitude: latitude, longitude: longitude)?.countryCode)
+    let forecastRequest = ForecastRequest(latitude: latitude, longitude: longitude, timeZone: zone)
+    var time = clock()
+    if let instant = parameters.instant(in: zone) {
+      let sources = try forecaster.store.catalog.sources(latitude: latitude, longitude: longitude, method: .nearest)
+      guard sources.source(at: instant) != nil else {
+        let covers = sources.coverage.map { "\($0.name) covers \(UTC.iso8601($0.first)) to \(UTC.iso8601($0.last))" }
+        throw APIError.parameter(
+          "time",
+          "\(QueryParameters.quoted(parameters.timeText ?? "")) (\(UTC.iso8601(instant))) is outside every run "
+            + "in the store; give a time inside one: \(covers.joined(separator: "; "))")
+      }
+      time = instant
+    }
+    let darkSky = DarkSkyQuery(
+      request: forecastRequest, time: time, isTimeMachine: parameters.time != nil, units: units,
+      excluded: parameters.excluded, extendHourly: parameters.extendHourly, timeZoneName: zoneName)
+    let answer = try darkSky.answer(forecaster)
+    let alerts = parameters.excluded.contains(.alerts) ? [] : try alerts(forecastRequest, from: time, asked: request)
+    return Response(
+      status: .ok, headers: [.contentType: Responses.json],
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: DarkSkyDocument(answer: answer, alerts: alerts).jsonBytes)))
+  }
+
+  /// The warnings the point's forecast triggers from `time`, in Dark Sky's terms; each links
+  /// to the CAP document of the point, on the host the client asked.
+  private func alerts(_ point: ForecastRequest, from time: Int64, asked request: Request) throws -> [DarkSkyAlert] {
+    guard let warnings else { return [] }
+    let found = try warnings.warnings(for: point, now: time, forecaster: forecaster)
+    guard !found.isEmpty else { return [] }
+    let uri = AlertsRoute.capURL(request, latitude: point.latitude, longitude: point.longitude)
+    return found.map { warning in
+      DarkSkyAlert(
+        title: warning.rule.title, regions: [warning.cell.areaDescription], severity: warning.rule.severity.darkSky,
+        time: warning.onset, expires: warning.expires, description: warning.rule.description, uri: uri)
+    }
+  }
+
+  /// The point's zone and its name: the finder's, UTC without a finder or when it finds none.
+  static func zone(latitude: Double, longitude: Double, finder: ZoneFinder?) -> (LocalTimeZone, String) {
+    guard let identifier = finder?.zone(latitude: latitude, longitude: longitude),
+      let zone = try? LocalTimeZone.named(identifier)
+    else { return (.utc, "UTC") }
+    return (zone, zone.identifier)
+  }
+}
