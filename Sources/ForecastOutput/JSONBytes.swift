@@ -108,11 +108,15 @@ struct JSONBytes {
 
   /// The local wall-clock time `instant + utcOffset` as `yyyy-MM-ddTHH:mm` (seconds cut,
   /// as Open-Meteo writes sunrise and sunset), or only its date `yyyy-MM-dd`; with no offset,
-  /// as Open-Meteo writes times.
-  mutating func localTime(_ instant: Int64, utcOffset: Int, dateOnly: Bool = false) {
+  /// as Open-Meteo writes times. OpenWeatherMap's `dt_txt` is `yyyy-MM-dd HH:mm:ss`: another
+  /// `separator`, with `seconds`.
+  mutating func localTime(
+    _ instant: Int64, utcOffset: Int, dateOnly: Bool = false, separator: UInt8 = UInt8(ascii: "T"),
+    seconds: Bool = false
+  ) {
     let local = instant + Int64(utcOffset)
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-    let seconds = local - days * 86_400
+    let time = local - days * 86_400
     let (year, month, day) = UTC.civil(fromDays: Int(days))
     if year < 0 || year > 9999 { bytes.append(UInt8(ascii: year < 0 ? "-" : "+")) }
     digits(UInt64(year.magnitude), minimum: 4)
@@ -121,9 +125,12 @@ struct JSONBytes {
     bytes.append(UInt8(ascii: "-"))
     digits(UInt64(day), minimum: 2)
     guard !dateOnly else { return }
-    bytes.append(UInt8(ascii: "T"))
-    digits(UInt64(seconds / 3_600), minimum: 2)
+    bytes.append(separator)
+    digits(UInt64(time / 3_600), minimum: 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(UInt64(seconds / 60 % 60), minimum: 2)
+    digits(UInt64(time / 60 % 60), minimum: 2)
+    guard seconds else { return }
+    bytes.append(UInt8(ascii: ":"))
+    digits(UInt64(time % 60), minimum: 2)
   }
 }
