@@ -52,6 +52,11 @@ public func buildApplication(
   )
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  OpenWeatherMapRoute(
+    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    gazetteer: settings.places, zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+  )
+  .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
   return Application(
@@ -70,5 +75,5 @@ public func buildApplication(
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  ServiceRoutes.openAPIPath, OpenWeatherMapRoute.forecastPath, OpenWeatherMapRoute.weatherPath,
 ]

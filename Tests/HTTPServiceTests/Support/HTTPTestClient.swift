@@ -81,10 +81,11 @@ struct HTTPTestResponse: Sendable {
     headers["content-type"].map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
   }
 
-  /// The message of an error body, nwpcube's `{"error": {"message": "…"}}` or Open-Meteo's
-  /// `{"error": true, "reason": "…"}`; nil when the body is neither.
+  /// The message of an error body, nwpcube's `{"error": {"message": "…"}}`, Open-Meteo's
+  /// `{"error": true, "reason": "…"}` or OpenWeatherMap's `{"cod": "400", "message": "…"}`;
+  /// nil when the body is none of them.
   var errorMessage: String? {
-    openMeteoReason ?? legacyErrorMessage
+    openMeteoReason ?? legacyErrorMessage ?? openWeatherMapMessage
   }
 
   /// The message of an error body `{"error": {"message": "…"}}`, nil when the body is not one.
