@@ -92,23 +92,12 @@ import _TestSupport
   @Test func everyMalformedRequestGets4xxInOpenWeatherMapsShapeAndTheServerStaysUp() async throws {
     let client = try await OpenWeatherMapService.server().client
     let good = "/data/2.5/forecast?q=Lisboa&cnt=2"
-    var random = TestRandom(seed: Self.seed)
-    var statuses: [Int: Int] = [:]
-    for index in 0..<Self.count {
-      let request = Self.malformed(&random)
-      let text = String(decoding: request.prefix(300), as: UTF8.self)
-      let answer = try await client.send(request)
-      statuses[answer.status, default: 0] += 1
-      #expect((400..<500).contains(answer.status), "request \(index) (seed \(Self.seed)): \(text) → \(answer.status)")
-      #expect(answer.mediaType == "application/json", "request \(index): \(text)")
+    let statuses = try await MalformedRequestRun.send(
+      Self.count, seed: Self.seed, to: client, good: good, make: { Self.malformed(&$0) }
+    ) { answer, text in
       // A request the HTTP parser refuses never reaches a path, and gets nwpcube's own shape.
-      let wellFormed = text.contains(" HTTP/1.1\r\n")
-      let message = wellFormed ? answer.openWeatherMapMessage : answer.openWeatherMapMessage ?? answer.errorMessage
-      #expect(message?.isEmpty == false, "request \(index): \(text) → \(answer.body.prefix(300))")
-      if index % 100 == 99 {
-        let check = try await client.get(good)
-        #expect(check.status == 200, "a good request after \(index + 1) malformed ones")
-      }
+      text.contains(" HTTP/1.1\r\n")
+        ? answer.openWeatherMapMessage : answer.openWeatherMapMessage ?? answer.errorMessage
     }
     let after = try await client.get(good)
     #expect(after.status == 200 && after.body.hasPrefix(#"{"cod":"200","message":0,"cnt":2,"#))
