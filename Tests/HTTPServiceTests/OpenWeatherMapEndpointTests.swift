@@ -191,6 +191,14 @@ import _TestSupport
     #expect(weather["name"] as? String == "Lisbon")
   }
 
+  @Test func aPlusInANameIsASpaceAsClientsEncodeIt() async throws {
+    for query in ["q=Vila+Nova+de+Gaia", "q=vila%20nova%20de%20gaia,pt"] {
+      let document = try await Self.get("/data/2.5/weather?\(query)")
+      #expect(document["id"] as? Int == 2_732_544, "\(query)")
+      #expect(document["name"] as? String == "Vila Nova de Gaia")
+    }
+  }
+
   @Test(arguments: [
     ("q=Atlantis", "city not found: q names no place called 'Atlantis' in the gazetteer"),
     ("q=Lisboa,ES", "city not found: q names no place called 'Lisboa' in country ES in the gazetteer"),

@@ -107,9 +107,12 @@ struct OpenWeatherMapParameters {
     guard text.utf8.count <= maximumNameBytes else {
       throw APIError.parameter("q", "\(text.utf8.count) bytes long; at most \(maximumNameBytes) are accepted")
     }
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
+    // A `+` is a space, as forms and clients (pyowm, through requests) encode one: no
+    // place's name has a plus.
+    let parts = text.replacingOccurrences(of: "+", with: " ").split(separator: ",", omittingEmptySubsequences: false)
+      .map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
     guard let city = parts.first, !city.isEmpty else {
       throw APIError.parameter(
         "q", "\(text.isEmpty ? "empty" : "\(QueryParameters.quoted(text)) has no city name"); give \(expected)")
