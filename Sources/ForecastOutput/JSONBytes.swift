@@ -32,6 +32,17 @@ struct JSONBytes {
     bytes.append(UInt8(ascii: ":"))
   }
 
+  /// `key(_:first:)` for a name known when compiling, which needs no escaping: its bytes
+  /// are copied as they are, with no string made for them (a document writing keys per
+  /// entry writes a thousand of them).
+  mutating func literalKey(_ name: StaticString, first: Bool = false) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+  }
+
   mutating func integer(_ value: Int64) {
     if value < 0 {
       bytes.append(UInt8(ascii: "-"))

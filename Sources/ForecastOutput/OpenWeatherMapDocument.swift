@@ -27,9 +27,9 @@ public struct OpenWeatherMapDocument: Sendable {
     var out = JSONBytes(capacity: 512 + 640 * answer.entries.count)
     out.raw(#"{"cod":"200","message":0,"cnt":"#)
     out.integer(Int64(answer.entries.count))
-    out.key("list")
+    out.literalKey("list")
     out.array(answer.entries) { out, entry in writeForecastEntry(entry, into: &out) }
-    out.key("city")
+    out.literalKey("city")
     writeCity(into: &out)
     out.byte(UInt8(ascii: "}"))
     return out.bytes
@@ -40,32 +40,32 @@ public struct OpenWeatherMapDocument: Sendable {
     var out = JSONBytes(capacity: 1_024)
     let city = answer.query.city
     out.byte(UInt8(ascii: "{"))
-    out.key("coord", first: true)
+    out.literalKey("coord", first: true)
     writeCoordinates(into: &out)
     if let entry = answer.entries.first {
-      out.key("weather")
+      out.literalKey("weather")
       writeWeather(entry, into: &out)
-      out.key("base")
+      out.literalKey("base")
       out.string("model")
-      out.key("main")
+      out.literalKey("main")
       writeMain(entry, forecast: false, into: &out)
       writeConditions(entry, amountKey: "1h", into: &out)
-      out.key("dt")
+      out.literalKey("dt")
       out.integer(entry.time)
     }
-    out.key("sys")
+    out.literalKey("sys")
     out.byte(UInt8(ascii: "{"))
-    out.key("country", first: true)
+    out.literalKey("country", first: true)
     out.string(city.country)
     writeSun(into: &out)
     out.byte(UInt8(ascii: "}"))
-    out.key("timezone")
+    out.literalKey("timezone")
     out.integer(Int64(city.utcOffset))
-    out.key("id")
+    out.literalKey("id")
     out.integer(Int64(city.id))
-    out.key("name")
+    out.literalKey("name")
     out.string(city.name)
-    out.key("cod")
+    out.literalKey("cod")
     out.integer(200)
     out.byte(UInt8(ascii: "}"))
     return out.bytes
@@ -73,20 +73,20 @@ public struct OpenWeatherMapDocument: Sendable {
 
   func writeForecastEntry(_ entry: OpenWeatherMapAnswer.Entry, into out: inout JSONBytes) {
     out.byte(UInt8(ascii: "{"))
-    out.key("dt", first: true)
+    out.literalKey("dt", first: true)
     out.integer(entry.time)
-    out.key("main")
+    out.literalKey("main")
     writeMain(entry, forecast: true, into: &out)
-    out.key("weather")
+    out.literalKey("weather")
     writeWeather(entry, into: &out)
     writeConditions(entry, amountKey: "3h", into: &out)
     if let probability = entry.precipitationProbability {
-      out.key("pop")
+      out.literalKey("pop")
       out.number(probability, decimals: 2)
     }
-    out.key("sys")
+    out.literalKey("sys")
     out.raw(entry.isDay ? #"{"pod":"d"}"# : #"{"pod":"n"}"#)
-    out.key("dt_txt")
+    out.literalKey("dt_txt")
     out.byte(UInt8(ascii: "\""))
     out.localTime(entry.time, utcOffset: 0, separator: UInt8(ascii: " "), seconds: true)
     out.byte(UInt8(ascii: "\""))
@@ -96,24 +96,24 @@ public struct OpenWeatherMapDocument: Sendable {
   /// `main`; the forecast's has OpenWeatherMap's `temp_kf`, always 0 (no correction).
   func writeMain(_ entry: OpenWeatherMapAnswer.Entry, forecast: Bool, into out: inout JSONBytes) {
     out.byte(UInt8(ascii: "{"))
-    out.key("temp", first: true)
+    out.literalKey("temp", first: true)
     out.number(entry.temperature, decimals: Self.decimals)
-    out.key("feels_like")
+    out.literalKey("feels_like")
     out.number(entry.feelsLike, decimals: Self.decimals)
-    out.key("temp_min")
+    out.literalKey("temp_min")
     out.number(entry.temperatureMinimum, decimals: Self.decimals)
-    out.key("temp_max")
+    out.literalKey("temp_max")
     out.number(entry.temperatureMaximum, decimals: Self.decimals)
-    out.key("pressure")
+    out.literalKey("pressure")
     out.number(entry.seaLevelPressure, decimals: 0)
-    out.key("sea_level")
+    out.literalKey("sea_level")
     out.number(entry.seaLevelPressure, decimals: 0)
-    out.key("grnd_level")
+    out.literalKey("grnd_level")
     out.number(entry.groundPressure, decimals: 0)
-    out.key("humidity")
+    out.literalKey("humidity")
     out.number(entry.humidity, decimals: 0)
     if forecast {
-      out.key("temp_kf")
+      out.literalKey("temp_kf")
       out.integer(0)
     }
     out.byte(UInt8(ascii: "}"))
@@ -127,41 +127,41 @@ public struct OpenWeatherMapDocument: Sendable {
     }
     out.raw(#"[{"id":"#)
     out.integer(Int64(condition.id))
-    out.key("main")
+    out.literalKey("main")
     out.string(condition.main)
-    out.key("description")
+    out.literalKey("description")
     out.string(condition.description)
-    out.key("icon")
+    out.literalKey("icon")
     out.string(condition.icon(isDay: entry.isDay))
     out.raw("}]")
   }
 
   /// `clouds`, `wind`, `visibility`, then `rain` and `snow` under `amountKey` when they
   /// are not zero.
-  func writeConditions(_ entry: OpenWeatherMapAnswer.Entry, amountKey: String, into out: inout JSONBytes) {
-    out.key("clouds")
+  func writeConditions(_ entry: OpenWeatherMapAnswer.Entry, amountKey: StaticString, into out: inout JSONBytes) {
+    out.literalKey("clouds")
     out.raw(#"{"all":"#)
     out.number(entry.cloud, decimals: 0)
     out.byte(UInt8(ascii: "}"))
-    out.key("wind")
+    out.literalKey("wind")
     out.raw(#"{"speed":"#)
     out.number(entry.windSpeed, decimals: Self.decimals)
-    out.key("deg")
+    out.literalKey("deg")
     out.number(entry.windDirection, decimals: 0)
     if let gust = entry.windGust {
-      out.key("gust")
+      out.literalKey("gust")
       out.number(gust, decimals: Self.decimals)
     }
     out.byte(UInt8(ascii: "}"))
     if let visibility = entry.visibility {
-      out.key("visibility")
+      out.literalKey("visibility")
       out.number(visibility, decimals: 0)
     }
-    for (name, amount) in [("rain", entry.rain), ("snow", entry.snow)] {
+    for (name, amount) in [("rain" as StaticString, entry.rain), ("snow", entry.snow)] {
       guard let amount, (amount * 100).rounded() > 0 else { continue }
-      out.key(name)
+      out.literalKey(name)
       out.byte(UInt8(ascii: "{"))
-      out.key(amountKey, first: true)
+      out.literalKey(amountKey, first: true)
       out.number(amount, decimals: Self.decimals)
       out.byte(UInt8(ascii: "}"))
     }
@@ -171,7 +171,7 @@ public struct OpenWeatherMapDocument: Sendable {
   func writeCoordinates(into out: inout JSONBytes) {
     out.raw(#"{"lon":"#)
     out.number(answer.query.request.longitude, decimals: Self.coordinateDecimals)
-    out.key("lat")
+    out.literalKey("lat")
     out.number(answer.query.request.latitude, decimals: Self.coordinateDecimals)
     out.byte(UInt8(ascii: "}"))
   }
@@ -180,11 +180,11 @@ public struct OpenWeatherMapDocument: Sendable {
   func writeSun(into out: inout JSONBytes) {
     let city = answer.query.city
     if let sunrise = city.sunrise {
-      out.key("sunrise")
+      out.literalKey("sunrise")
       out.integer(sunrise)
     }
     if let sunset = city.sunset {
-      out.key("sunset")
+      out.literalKey("sunset")
       out.integer(sunset)
     }
   }
@@ -192,21 +192,21 @@ public struct OpenWeatherMapDocument: Sendable {
   func writeCity(into out: inout JSONBytes) {
     let city = answer.query.city
     out.byte(UInt8(ascii: "{"))
-    out.key("id", first: true)
+    out.literalKey("id", first: true)
     out.integer(Int64(city.id))
-    out.key("name")
+    out.literalKey("name")
     out.string(city.name)
-    out.key("coord")
+    out.literalKey("coord")
     out.raw(#"{"lat":"#)
     out.number(city.latitude, decimals: Self.coordinateDecimals)
-    out.key("lon")
+    out.literalKey("lon")
     out.number(city.longitude, decimals: Self.coordinateDecimals)
     out.byte(UInt8(ascii: "}"))
-    out.key("country")
+    out.literalKey("country")
     out.string(city.country)
-    out.key("population")
+    out.literalKey("population")
     out.integer(Int64(city.population))
-    out.key("timezone")
+    out.literalKey("timezone")
     out.integer(Int64(city.utcOffset))
     writeSun(into: &out)
     out.byte(UInt8(ascii: "}"))
