@@ -20,6 +20,9 @@ struct JSONBytes {
 
   mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
+  /// Bytes written before, as they are.
+  mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
   /// `text` as a JSON string, escaped where needed.
   mutating func string(_ text: String) {
     raw(JSONText.string(text))

@@ -121,20 +121,35 @@ public struct OpenWeatherMapDocument: Sendable {
 
   /// `weather`: one condition, or none when the store has no weather code.
   func writeWeather(_ entry: OpenWeatherMapAnswer.Entry, into out: inout JSONBytes) {
-    guard let condition = entry.condition?.presentation.openWeatherMap else {
+    guard let condition = entry.condition else {
       out.raw("[]")
       return
     }
-    out.raw(#"[{"id":"#)
-    out.integer(Int64(condition.id))
-    out.literalKey("main")
-    out.string(condition.main)
-    out.literalKey("description")
-    out.string(condition.description)
-    out.literalKey("icon")
-    out.string(condition.icon(isDay: entry.isDay))
-    out.raw("}]")
+    out.append(Self.conditions[condition.significance * 2 + (entry.isDay ? 1 : 0)])
   }
+
+  /// Every code's `weather` array by night and by day, at `significance · 2 + (day ? 1 : 0)`,
+  /// written once: a forecast writes forty of them.
+  static let conditions: [[UInt8]] = {
+    var table = [[UInt8]](repeating: [], count: WeatherCode.allCases.count * 2)
+    for code in WeatherCode.allCases {
+      let condition = code.presentation.openWeatherMap
+      for isDay in [false, true] {
+        var out = JSONBytes(capacity: 128)
+        out.raw(#"[{"id":"#)
+        out.integer(Int64(condition.id))
+        out.literalKey("main")
+        out.string(condition.main)
+        out.literalKey("description")
+        out.string(condition.description)
+        out.literalKey("icon")
+        out.string(condition.icon(isDay: isDay))
+        out.raw("}]")
+        table[code.significance * 2 + (isDay ? 1 : 0)] = out.bytes
+      }
+    }
+    return table
+  }()
 
   /// `clouds`, `wind`, `visibility`, then `rain` and `snow` under `amountKey` when they
   /// are not zero.

@@ -46,7 +46,7 @@ public struct OpenWeatherMapQuery: Sendable {
   /// The metrics an entry is made from, read in one call.
   static let metrics: [Metric] = [
     .temp, .apparentTemp, .atmPress, .sfcPress, .hum, .cloud, .windVel, .windDir, .windGusts, .visibility, .rain,
-    .snow, .weatherCode, .isDay,
+    .snow, .weatherCode,
   ]
 
   /// The forecast: `count` entries 3 hours apart from `firstEntry(after: now)`, fewer when
@@ -61,7 +61,10 @@ public struct OpenWeatherMapQuery: Sendable {
     let start = first - Int64(Self.windowHours - 1) * 3_600
     let instants = (0..<hours).map { start + Int64($0) * 3_600 }
     let metrics = Self.metrics + [.precipitationProbability]
-    let series = try forecaster.hourly(request, metrics: metrics, instants: instants)
+    // The entries are UTC: no local offsets are needed, and finding them in the zone would
+    // cost a Foundation call an hour.
+    let series = try forecaster.hourly(
+      request, metrics: metrics, instants: instants, utcOffsets: Array(repeating: 0, count: instants.count))
     var entries: [OpenWeatherMapAnswer.Entry] = []
     entries.reserveCapacity(count)
     for index in 0..<count {

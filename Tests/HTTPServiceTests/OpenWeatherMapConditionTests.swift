@@ -1,6 +1,7 @@
 import Foundation
 import Meteorology
 import Testing
+import UTCTime
 
 @testable import ForecastOutput
 
@@ -30,14 +31,12 @@ import Testing
   /// The `weather` array of an entry whose three hours have `codes`, at a time the sun is
   /// up (`isDay`) or not, as the document writes it.
   static func weather(_ codes: [WeatherCode], isDay: Bool) throws -> [String: Any] {
-    let entry = OpenWeatherMapAnswer.Entry(time: 0, window: 0..<codes.count, latitude: 38.7, longitude: -9.1) {
-      metric, hour in
-      switch metric {
-      case .weatherCode: Double(codes[hour].rawValue)
-      case .isDay: isDay ? 1 : 0
-      default: nil
-      }
+    // Noon and midnight in Lisbon (UTC+1) on 21 June.
+    let time = try #require(UTC.seconds(year: 2026, month: 6, day: 21, hour: isDay ? 12 : 23, minute: 0))
+    let entry = OpenWeatherMapAnswer.Entry(time: time, window: 0..<codes.count, latitude: 38.7, longitude: -9.1) {
+      metric, hour in metric == .weatherCode ? Double(codes[hour].rawValue) : nil
     }
+    #expect(entry.isDay == isDay)
     let document = OpenWeatherMapDocument(
       answer: OpenWeatherMapAnswer(
         query: OpenWeatherMapQuery(
