@@ -20,6 +20,9 @@ struct JSONBytes {
 
   mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
+  /// Bytes written before, as they are.
+  mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
   /// `text` as a JSON string, escaped where needed.
   mutating func string(_ text: String) {
     raw(JSONText.string(text))
@@ -29,6 +32,17 @@ struct JSONBytes {
   mutating func key(_ name: String, first: Bool = false) {
     if !first { bytes.append(UInt8(ascii: ",")) }
     string(name)
+    bytes.append(UInt8(ascii: ":"))
+  }
+
+  /// `key(_:first:)` for a name known when compiling, which needs no escaping: its bytes
+  /// are copied as they are, with no string made for them (a document writing keys per
+  /// entry writes a thousand of them).
+  mutating func literalKey(_ name: StaticString, first: Bool = false) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: ":"))
   }
 
@@ -108,11 +122,15 @@ struct JSONBytes {
 
   /// The local wall-clock time `instant + utcOffset` as `yyyy-MM-ddTHH:mm` (seconds cut,
   /// as Open-Meteo writes sunrise and sunset), or only its date `yyyy-MM-dd`; with no offset,
-  /// as Open-Meteo writes times.
-  mutating func localTime(_ instant: Int64, utcOffset: Int, dateOnly: Bool = false) {
+  /// as Open-Meteo writes times. OpenWeatherMap's `dt_txt` is `yyyy-MM-dd HH:mm:ss`: another
+  /// `separator`, with `seconds`.
+  mutating func localTime(
+    _ instant: Int64, utcOffset: Int, dateOnly: Bool = false, separator: UInt8 = UInt8(ascii: "T"),
+    seconds: Bool = false
+  ) {
     let local = instant + Int64(utcOffset)
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-    let seconds = local - days * 86_400
+    let time = local - days * 86_400
     let (year, month, day) = UTC.civil(fromDays: Int(days))
     if year < 0 || year > 9999 { bytes.append(UInt8(ascii: year < 0 ? "-" : "+")) }
     digits(UInt64(year.magnitude), minimum: 4)
@@ -121,9 +139,12 @@ struct JSONBytes {
     bytes.append(UInt8(ascii: "-"))
     digits(UInt64(day), minimum: 2)
     guard !dateOnly else { return }
-    bytes.append(UInt8(ascii: "T"))
-    digits(UInt64(seconds / 3_600), minimum: 2)
+    bytes.append(separator)
+    digits(UInt64(time / 3_600), minimum: 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(UInt64(seconds / 60 % 60), minimum: 2)
+    digits(UInt64(time / 60 % 60), minimum: 2)
+    guard seconds else { return }
+    bytes.append(UInt8(ascii: ":"))
+    digits(UInt64(time % 60), minimum: 2)
   }
 }

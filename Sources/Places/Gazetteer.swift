@@ -9,8 +9,10 @@ public struct Gazetteer: Sendable {
 
   /// The places, most populous first (ties by GeoNames id): a place's position is its rank.
   public let places: [Place]
-  private let names: NameIndex
+  let names: NameIndex
   private let grid: PlaceGrid
+  /// Each place's rank by its GeoNames id, for `place(id:)`.
+  let ranksByID: [Int: Int]
 
   /// A gazetteer of `places`, indexed for search by name and for the nearest place.
   public init(places: [Place]) {
@@ -20,6 +22,9 @@ public struct Gazetteer: Sendable {
     self.places = ranked
     names = NameIndex(names: ranked.map { [$0.name, $0.asciiName] + $0.alternateNames })
     grid = PlaceGrid(coordinates: ranked.map { (latitude: $0.latitude, longitude: $0.longitude) })
+    // A file read by `GazetteerFile` has distinct ids; of places given twice, the more
+    // populous one is kept.
+    ranksByID = Dictionary(ranked.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// The gazetteer in the GeoNames `cities*.txt` file at `path`.
@@ -47,7 +52,7 @@ public struct Gazetteer: Sendable {
 
 extension String {
   /// The string without spaces, tabs or line breaks at either end.
-  fileprivate var trimmingSpaces: Substring {
+  var trimmingSpaces: Substring {
     let isSpace: (Character) -> Bool = { $0.isWhitespace }
     guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
       return ""

@@ -106,6 +106,29 @@ struct NameIndex: Sendable {
     return kept
   }
 
+  /// The ranks of every place with a name whose key is exactly `key` (folded), best first,
+  /// each once.
+  func ranks(named key: [UInt8]) -> [Int] {
+    guard !key.isEmpty else { return [] }
+    var low = 0
+    var high = ranks.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if compare(key: middle, toPrefix: key) >= 0 { high = middle } else { low = middle + 1 }
+    }
+    // Keys equal to `key` sort first among those starting with it (a shorter key sorts
+    // before its extensions), so they are the run from `low` whose length is the key's.
+    var found: [Int] = []
+    var index = low
+    while index < ranks.count, starts[index + 1] - starts[index] == key.count,
+      compare(key: index, toPrefix: key) == 0
+    {
+      found.append(ranks[index])
+      index += 1
+    }
+    return Array(Set(found)).sorted()
+  }
+
   /// Key `index` cut to the prefix's length, compared with the prefix: negative, zero (the
   /// key starts with the prefix) or positive.
   private func compare(key index: Int, toPrefix prefix: [UInt8]) -> Int {

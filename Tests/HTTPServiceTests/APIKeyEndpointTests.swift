@@ -7,7 +7,12 @@ import Testing
 /// 401 in its own error shape and answers the right key as a server without keys does; the
 /// probes never need a key; the legacy exemption; counting by key name; the rate limit.
 @Suite struct APIKeyEndpointTests {
-  enum Shape { case nwpcube, openMeteo }
+  enum Shape {
+    case nwpcube, openMeteo, openWeatherMap
+
+    /// The query parameter the family's clients put the key in.
+    var keyParameter: String { self == .openWeatherMap ? "appid" : "apikey" }
+  }
 
   /// One request per route, and one for a path without a route, with the error shape of
   /// its family.
@@ -20,6 +25,8 @@ import Testing
       ("/v1/alerts?latitude=38.1294&longitude=-8.9341", .openMeteo),
       ("/v1/alerts.cap?latitude=38.1294&longitude=-8.9341", .openMeteo),
       ("/no-such-path?x=1", .nwpcube),
+      ("/data/2.5/forecast?lat=38.7167&lon=-9.1333&cnt=2", .openWeatherMap),
+      ("/data/2.5/weather?q=Lisboa", .openWeatherMap),
     ]
 
   /// Whether the answer to `target` says how long it took (`generationtime_ms`), so that two
@@ -31,9 +38,25 @@ import Testing
   static let missing = "apikey: missing; this server requires an API key: give it as the query parameter apikey"
   static let unknown = "apikey: not a valid API key"
 
+  /// `missing` and `unknown` as `shape` says them: OpenWeatherMap's name the key `appid`
+  /// and start as OpenWeatherMap's own 401 does.
+  static func missing(_ shape: Shape) -> String {
+    shape == .openWeatherMap
+      ? "Invalid API key. appid: missing; this server requires an API key: give it as the query parameter appid"
+      : missing
+  }
+
+  static func unknown(_ shape: Shape) -> String {
+    shape == .openWeatherMap ? "Invalid API key. appid: not a valid API key" : unknown
+  }
+
   /// The message of an error in `shape`, nil when the body is not one.
   static func message(_ answer: HTTPTestResponse, _ shape: Shape) -> String? {
-    shape == .openMeteo ? answer.openMeteoReason : answer.errorMessage
+    switch shape {
+    case .openMeteo: answer.openMeteoReason
+    case .openWeatherMap: answer.openWeatherMapMessage
+    case .nwpcube: answer.errorMessage
+    }
   }
 
   @Test func everyRouteAndFamilyRefusesNoKeyAndWrongKeysAndAnswersTheRightKeyAsAnOpenServerDoes() async throws {
@@ -49,14 +72,15 @@ import Testing
     for (target, shape) in Self.targets {
       let none = try await keyed.get(target)
       #expect(none.status == 401 && none.mediaType == "application/json", "\(target): \(none.body)")
-      #expect(Self.message(none, shape) == Self.missing, "\(target): \(none.body)")
+      #expect(Self.message(none, shape) == Self.missing(shape), "\(target): \(none.body)")
       for key in wrong {
-        let refused = try await keyed.get(KeyedService.target(target, key: key))
+        let refused = try await keyed.get(KeyedService.target(target, key: key, parameter: shape.keyParameter))
         #expect(refused.status == 401, "\(target) \(key): \(refused.body)")
-        #expect(Self.message(refused, shape) == Self.unknown, "\(target) \(key): \(refused.body)")
+        #expect(Self.message(refused, shape) == Self.unknown(shape), "\(target) \(key): \(refused.body)")
       }
       for name in ["alice", "bob"] {
-        let answered = try await keyed.get(KeyedService.target(target, key: KeyedService.key(name)))
+        let answered = try await keyed.get(
+          KeyedService.target(target, key: KeyedService.key(name), parameter: shape.keyParameter))
         let expected = try await open.get(target)
         #expect(answered.status == expected.status, "\(target) \(name): \(answered.body.prefix(300))")
         if !Self.carriesItsTime(target) { #expect(answered.body == expected.body, "\(target) \(name)") }
@@ -90,7 +114,8 @@ import Testing
         let expected = try await open.get(target)
         #expect(answer.status == 200 && answer.body == expected.body, "\(target): \(answer.body.prefix(200))")
       } else {
-        #expect(answer.status == 401 && Self.message(answer, shape) == Self.missing, "\(target): \(answer.body)")
+        #expect(
+          answer.status == 401 && Self.message(answer, shape) == Self.missing(shape), "\(target): \(answer.body)")
       }
     }
   }
@@ -146,9 +171,10 @@ import Testing
   /// always sends one (as paying Open-Meteo users do) is answered.
   @Test func aServerWithoutKeysAnswersARequestCarryingAKeyAsOneWithout() async throws {
     let open = try await SampleService.server().client
-    for (target, _) in Self.targets {
+    for (target, shape) in Self.targets {
       let plain = try await open.get(target)
-      let keyed = try await open.get(KeyedService.target(target, key: KeyedService.wrongKey))
+      let keyed = try await open.get(
+        KeyedService.target(target, key: KeyedService.wrongKey, parameter: shape.keyParameter))
       #expect(keyed.status == plain.status, "\(target): \(keyed.body.prefix(300))")
       if !Self.carriesItsTime(target) { #expect(keyed.body == plain.body, "\(target)") }
     }

@@ -184,21 +184,8 @@ import _TestSupport
   @Test func everyMalformedRequestGets4xxWithAJSONBodyAndTheServerStaysUp() async throws {
     let client = try await SampleService.server().client
     let good = "/QuickPrevByDate.php?lon=-8.9341&lat=38.1294&date=20260621_12"
-    var random = TestRandom(seed: Self.seed)
-    var statuses: [Int: Int] = [:]
-    for index in 0..<Self.count {
-      let request = Self.malformed(&random)
-      let text = String(decoding: request.prefix(300), as: UTF8.self)
-      let answer = try await client.send(request)
-      statuses[answer.status, default: 0] += 1
-      #expect((400..<500).contains(answer.status), "request \(index) (seed \(Self.seed)): \(text) → \(answer.status)")
-      #expect(answer.mediaType == "application/json", "request \(index): \(text)")
-      let message = answer.errorMessage
-      #expect(message?.isEmpty == false, "request \(index): \(text) → \(answer.body.prefix(300))")
-      if index % 100 == 99 {
-        let check = try await client.get(good)
-        #expect(check.status == 200, "a good request after \(index + 1) malformed ones")
-      }
+    let statuses = try await MalformedRequestRun.send(Self.count, seed: Self.seed, to: client, good: good) {
+      Self.malformed(&$0)
     }
     let after = try await client.get(good)
     #expect(after.status == 200 && after.body.hasPrefix(#"{"response":{"temp":"#))

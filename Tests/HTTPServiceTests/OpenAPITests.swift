@@ -49,8 +49,13 @@ import _TestSupport
     "start_date": "end_date", "end_date": "start_date", "start_hour": "end_hour", "end_hour": "start_hour",
   ]
   /// Optional parameters the smallest meaningful request has: /v1/forecast needs something
-  /// to answer.
-  static let baseExtras = ["/v1/forecast": ["hourly"]]
+  /// to answer, OpenWeatherMap's routes a place.
+  static let baseExtras = [
+    "/v1/forecast": ["hourly"], "/data/2.5/forecast": ["lat", "lon"], "/data/2.5/weather": ["lat", "lon"],
+  ]
+  /// Parameters given instead of others: OpenWeatherMap's `q` and `id` name the place `lat`
+  /// and `lon` would.
+  static let replacing = ["q": ["lat", "lon"], "id": ["lat", "lon"]]
 
   static func example(_ parameter: [String: Any]) throws -> String {
     let value = try #require(parameter["example"], "\(parameter["name"] ?? "?") has no example")
@@ -145,7 +150,7 @@ import _TestSupport
         if let companion = Self.companions[name], let other = operation.parameter(companion) {
           companions.append((companion, try Self.example(other)))
         }
-        let others = base.filter { $0.0 != name } + companions
+        let others = base.filter { $0.0 != name && !(Self.replacing[name] ?? []).contains($0.0) } + companions
         _ = try await Self.check(operation, others + [(name, try Self.example(parameter))], status: 200, check: check)
         let refused = try await Self.check(
           operation, others + [(name, Self.invalid(parameter))], status: 400, check: check)

@@ -60,6 +60,11 @@ public func buildApplication(
   )
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  OpenWeatherMapRoute(
+    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    gazetteer: settings.places, zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+  )
+  .register(on: router)
   AlertsRoute(
     forecaster: forecaster, evaluator: warnings,
     sender: settings.alertsSender,
@@ -83,6 +88,7 @@ public func buildApplication(
 /// Every path the application routes: the OpenAPI document must describe exactly these.
 let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
-  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, ServiceRoutes.runsPath,
-  ServiceRoutes.healthPath, ServiceRoutes.metricsPath, ServiceRoutes.openAPIPath,
+  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
+  OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
+  ServiceRoutes.openAPIPath,
 ]

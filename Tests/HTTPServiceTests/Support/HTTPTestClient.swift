@@ -82,10 +82,10 @@ struct HTTPTestResponse: Sendable {
   }
 
   /// The message of an error body, nwpcube's `{"error": {"message": "…"}}`, Open-Meteo's
-  /// `{"error": true, "reason": "…"}` or Dark Sky's `{"code": 400, "error": "…"}`; nil when
-  /// the body is none of them.
+  /// `{"error": true, "reason": "…"}`, OpenWeatherMap's `{"cod": "400", "message": "…"}` or
+  /// Dark Sky's `{"code": 400, "error": "…"}`; nil when the body is none of them.
   var errorMessage: String? {
-    openMeteoReason ?? legacyErrorMessage ?? darkSkyError
+    openMeteoReason ?? legacyErrorMessage ?? openWeatherMapMessage ?? darkSkyError
   }
 
   /// The message of a Dark Sky error body `{"code": 400, "error": "…"}`, exactly those two

@@ -45,8 +45,9 @@ enum KeyedService {
     try await (exemptLegacy ? sharedExempt : shared).value
   }
 
-  /// `target` with `apikey=key` added to its query.
-  static func target(_ target: String, key: String) -> String {
-    target + (target.contains("?") ? "&" : "?") + "apikey=" + key
+  /// `target` with `apikey=key` (or another `parameter`, OpenWeatherMap's `appid`) added to
+  /// its query.
+  static func target(_ target: String, key: String, parameter: String = "apikey") -> String {
+    target + (target.contains("?") ? "&" : "?") + parameter + "=" + key
   }
 }
