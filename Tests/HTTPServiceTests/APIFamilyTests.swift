@@ -35,6 +35,10 @@ import Testing
     #expect(KeyLocation.query("a=1&api%6Bey=k", removing: name) == "a=1")
     #expect(KeyLocation.query("a=1&apikeys=k&apikey", removing: name) == "a=1&apikeys=k")
     #expect(KeyLocation.query("a=%ZZ&apikey=k", removing: name) == "a=%ZZ")
+    // Whatever the case: pyowm sends OpenWeatherMap's appid as APPID.
+    #expect(KeyLocation.query("lat=1&APPID=k&lon=2", removing: "appid") == "lat=1&lon=2")
+    #expect(KeyLocation.query("ApiKey=k&a=1", removing: name) == "a=1")
+    #expect(KeyLocation.query("apikeys=k&APIKE=1", removing: name) == "apikeys=k&APIKE=1")
   }
 
   @Test func theLogSeesNoKey() {
@@ -43,6 +47,7 @@ import Testing
     #expect(KeyLocation.query("a=1&apikey=secret&b=2", redacting: names) == "a=1&apikey=(redacted)&b=2")
     #expect(KeyLocation.query("api%6Bey=secret", redacting: names) == "api%6Bey=(redacted)")
     #expect(KeyLocation.query("x=%41&apikey", redacting: names) == "x=%41&apikey=(redacted)")
+    #expect(KeyLocation.query("q=Lisboa&APPID=secret", redacting: names) == "q=Lisboa&APPID=(redacted)")
   }
 
   @Test func theLogSeesNoKeyInAPath() {

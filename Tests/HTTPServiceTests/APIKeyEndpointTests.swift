@@ -95,6 +95,20 @@ import Testing
     #expect(encodedName.status == 200, "\(encodedName.body.prefix(300))")
   }
 
+  @Test func aKeyParametersNameIsMatchedWhateverItsCase() async throws {
+    // pyowm sends OpenWeatherMap's appid as APPID.
+    let keyed = try await KeyedService.server().client
+    let alice = KeyedService.key("alice")
+    for (target, shape) in Self.targets where shape == .openWeatherMap || shape == .openMeteo {
+      let lower = try await keyed.get(KeyedService.target(target, key: alice, parameter: shape.keyParameter))
+      for name in [shape.keyParameter.uppercased(), shape.keyParameter.capitalized] {
+        let other = try await keyed.get(KeyedService.target(target, key: alice, parameter: name))
+        #expect(other.status == lower.status && other.status != 401, "\(name): \(target): \(other.body.prefix(200))")
+        if !Self.carriesItsTime(target) { #expect(other.body == lower.body, "\(name): \(target)") }
+      }
+    }
+  }
+
   @Test func theProbesNeverNeedAKey() async throws {
     let keyed = try await KeyedService.server().client
     for path in [ServiceRoutes.healthPath, ServiceRoutes.metricsPath] {

@@ -48,10 +48,10 @@ import Testing
     return text
   }
 
-  /// `KeyLocation.mentions` finds a name wherever it occurs, and only there.
+  /// `KeyLocation.mentions` finds a name wherever it occurs in any ASCII case, and only there.
   @Test func queryScansFindWhatTheStandardLibraryFinds() {
     var generator = SystemRandomNumberGenerator()
-    let alphabet = Array("apikey=&%6B")
+    let alphabet = Array("apikeyAPIKEY=&%6B")
     for _ in 0..<5_000 {
       let query = String(
         (0..<Int.random(in: 0...24, using: &generator)).map { _ in
@@ -60,11 +60,13 @@ import Testing
       let name = String(
         (0..<Int.random(in: 1...6, using: &generator)).map { _ in
           alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
-        })
-      let expected = query.utf8.firstRange(of: name.utf8) != nil
+        }
+      ).lowercased()
+      let expected = query.lowercased().utf8.firstRange(of: name.utf8) != nil
       #expect(KeyLocation.mentions(query, name) == expected, "\(query) \(name)")
     }
     #expect(KeyLocation.mentions("a=1&apikey=x", "apikey"))
     #expect(!KeyLocation.mentions("a=1&apike=x", "apikey"))
+    #expect(KeyLocation.mentions("a=1&APPID=x", "appid") && KeyLocation.mentions("a=1&AppId=x", "appid"))
   }
 }

@@ -1,7 +1,9 @@
 /// Where a request carries its key.
 enum KeyLocation: Sendable, Equatable {
-  /// A query parameter of this name; it is taken out of the query before the route reads
-  /// it, so that no route sees a key or refuses its name as unknown.
+  /// A query parameter of this name (lower case), matched whatever the ASCII case of the
+  /// name sent, since clients differ (pyowm sends OpenWeatherMap's `appid` as `APPID`); it
+  /// is taken out of the query before the route reads it, so that no route sees a key or
+  /// refuses its name as unknown.
   case query(String)
   /// The path segment at this index (1 is the first after the leading `/`), which the
   /// route's own pattern holds (Dark Sky's `/forecast/{key}/…`).
@@ -34,7 +36,7 @@ enum KeyLocation: Sendable, Equatable {
   /// other parameter stays byte for byte as sent.
   static func query(_ query: String?, removing name: String) -> String? {
     guard let query else { return nil }
-    let kept = parameters(query).filter { $0.name != name }.map { String(decoding: $0.text, as: UTF8.self) }
+    let kept = parameters(query).filter { !isKeyName($0.name, name) }.map { String(decoding: $0.text, as: UTF8.self) }
     return kept.isEmpty ? nil : kept.joined(separator: "&")
   }
 
@@ -46,22 +48,36 @@ enum KeyLocation: Sendable, Equatable {
       return query
     }
     return parameters(query).map { parameter in
-      guard let name = parameter.name, names.contains(name) else {
+      guard names.contains(where: { isKeyName(parameter.name, $0) }) else {
         return String(decoding: parameter.text, as: UTF8.self)
       }
       return String(decoding: parameter.text.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self) + "=(redacted)"
     }.joined(separator: "&")
   }
 
-  /// Whether `name`'s bytes occur anywhere in `query`. A byte scan: Foundation's
-  /// `contains`, which `String` gets when Foundation is imported, goes through `NSString`
-  /// and cost 2 % of a forecast request in the two middlewares that ask on every request.
+  /// Whether `sent`, a parameter name as decoded, is the key parameter `name` (lower case),
+  /// ignoring ASCII case.
+  static func isKeyName(_ sent: String?, _ name: String) -> Bool {
+    guard let sent, sent.utf8.count == name.utf8.count else { return false }
+    return zip(sent.utf8, name.utf8).allSatisfy { lowered($0) == $1 }
+  }
+
+  /// Whether `name`'s bytes (lower case) occur anywhere in `query`, ignoring ASCII case. A
+  /// byte scan: Foundation's `contains`, which `String` gets when Foundation is imported,
+  /// goes through `NSString` and cost 2 % of a forecast request in the two middlewares that
+  /// ask on every request.
   static func mentions(_ query: String, _ name: String) -> Bool {
     let (haystack, needle) = (Array(query.utf8), Array(name.utf8))
     guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
     return (0...(haystack.count - needle.count)).contains { start in
-      haystack[start] == needle[0] && haystack[start..<start + needle.count].elementsEqual(needle)
+      lowered(haystack[start]) == needle[0]
+        && zip(haystack[start..<start + needle.count], needle).allSatisfy { lowered($0) == $1 }
     }
+  }
+
+  /// `byte` with ASCII capitals lowered.
+  private static func lowered(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
   }
 
   /// Each `&`-separated part of `query` with its name decoded (nil when malformed).

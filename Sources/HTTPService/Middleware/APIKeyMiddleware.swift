@@ -41,7 +41,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
       } catch {
         return refuse(error.status, error.description)
       }
-      guard let value = query[name] else {
+      guard let value = query.key(name) else {
         return refuse(.unauthorized, "\(name): missing; this server requires an API key: \(location.help)")
       }
       candidate = Substring(value)

@@ -55,6 +55,12 @@ struct QueryParameters: Sendable {
     pairs.first { $0.name == name }?.value
   }
 
+  /// The value of the key parameter `name` (lower case), whatever the ASCII case it was
+  /// sent in (`KeyLocation.query`).
+  func key(_ name: String) -> String? {
+    pairs.first { KeyLocation.isKeyName($0.name, name) }?.value
+  }
+
   /// Refuses parameters outside `allowed`, which are most often misspellings
   /// (`forecast_day`) that would otherwise be ignored in silence.
   /// - Parameter listed: the names the message lists, `allowed` when nil.

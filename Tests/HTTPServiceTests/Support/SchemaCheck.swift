@@ -104,7 +104,6 @@ struct SchemaCheck {
     case "array": return value is [Any]
     case "number": return number(value) != nil
     case "integer": return number(value).map { $0 == $0.rounded() } ?? false
-    case "boolean": return value is Bool
     default: return false
     }
   }
