@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ForecastOutput
@@ -46,6 +47,28 @@ import Testing
       text += "." + digits
     }
     return text
+  }
+
+  /// `JSONBytes.string` writes what `JSONText.string` writes, and Foundation's JSON parser
+  /// reads back the text given, control characters, quotes and non-ASCII included.
+  @Test func stringsAreEscapedAsJSONTextEscapesThem() throws {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("ab \"\\/\n\t\r\u{0}\u{1}\u{1F}\u{7F}é°€😀<&'")
+    var texts = ["", "plain", "\"", "\\", "\u{1b}[0m", "Light Rain"]
+    for _ in 0..<3_000 {
+      texts.append(
+        String(
+          (0..<Int.random(in: 0...16, using: &generator)).map { _ in
+            alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+          }))
+    }
+    for text in texts {
+      var out = JSONBytes(capacity: 16)
+      out.string(text)
+      #expect(out.text == JSONText.string(text), "\(text.debugDescription)")
+      let parsed = try JSONSerialization.jsonObject(with: Data(out.bytes), options: .fragmentsAllowed) as? String
+      #expect(parsed == text, "\(text.debugDescription)")
+    }
   }
 
   /// `KeyLocation.mentions` finds a name wherever it occurs in any ASCII case, and only there.
