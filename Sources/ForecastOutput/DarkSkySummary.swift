@@ -125,7 +125,8 @@ public enum DarkSkySummary {
     }
   }
 
-  /// The `daily` block's text: the days with precipitation (at least `wetDay` mm), then
+  /// The `daily` block's text: the days with precipitation (at least `wetDay` mm, or when
+  /// no day has that much, any wet hour, as "Light rain"), then
   /// where the highs peak (or, when they peak today, where they fall to), e.g. "Rain on
   /// Tuesday through Thursday, with high temperatures peaking at 24°C on Friday."
   /// - Parameter temperatureUnit: the symbol of the highs' unit, e.g. `°C`.
@@ -135,7 +136,12 @@ public enum DarkSkySummary {
       index == 0 ? "today" : index == 1 ? "tomorrow" : weekday(first.date.adding(days: index))
     }
     func on(_ index: Int) -> String { index <= 1 ? name(index) : "on \(name(index))" }
-    let wetDays = days.indices.filter { days[$0].precipitation >= wetDay }
+    // The days with at least `wetDay` mm; when there are none, the days with any wet hour,
+    // as light precipitation: a week whose only rain is a day's light shower must not say
+    // "No precipitation" beside that day's own "Light rain overnight."
+    let heavy = days.indices.filter { days[$0].precipitation >= wetDay }
+    let light = heavy.isEmpty ? days.indices.filter { days[$0].type != nil } : []
+    let wetDays = heavy.isEmpty ? light : heavy
     var summary: String
     var icon: String
     if wetDays.isEmpty {
@@ -144,7 +150,8 @@ public enum DarkSkySummary {
     } else {
       let types = wetDays.compactMap { days[$0].type }
       let type = mostFrequent(types) ?? .rain
-      let noun = Set(types).count > 1 ? "Mixed precipitation" : title(of: Self.noun(type))
+      let kind = Set(types).count > 1 ? "mixed precipitation" : Self.noun(type)
+      let noun = title(of: light.isEmpty ? kind : "light " + kind)
       icon = type.rawValue
       if wetDays.count == days.count {
         summary = "\(noun) throughout the week"

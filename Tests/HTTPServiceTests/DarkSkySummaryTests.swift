@@ -145,5 +145,11 @@ import Testing
     #expect(
       DarkSkySummary.week(week([1, 2, 3, 4, 5, 6, 7, 8], highs: highs), temperatureUnit: "°C").summary
         == "Rain throughout the week, with high temperatures peaking at 24°C on Friday.")
+    // A week whose only rain is light still names it, as the day's own summary does.
+    #expect(
+      DarkSkySummary.week(week([0, 0, 0.4, 0, 0, 0.3, 0, 0], highs: highs), temperatureUnit: "°C")
+        == .init(
+          summary: "Light rain on Wednesday and on Saturday, with high temperatures peaking at 24°C on Friday.",
+          icon: "rain"))
   }
 }
