@@ -18,6 +18,7 @@ Usage: client-check-openweathermap.py BASE_URL
 import importlib.metadata
 import json
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -54,6 +55,16 @@ def manager():
     manager.http_client.root_uri = f"{parsed.netloc}/data/2.5"
     manager.http_client.admits_subdomains = False
     return manager
+
+
+def clear_of_boundary():
+    """Waits out the last seconds of a quarter hour, so that a request and its twin fall in
+    the same one: the current weather is the quarter hour's and the forecast's entries start
+    at the next 3-hour boundary, so a pair straddling a boundary would describe two times.
+    At most 5 s."""
+    left = 900 - time.time() % 900
+    if left < 5:
+        time.sleep(left + 0.1)
 
 
 def server(path, **params):
@@ -150,14 +161,17 @@ def main():
 
     # The 5 day / 3 hour forecast: by coordinates, by name, by name and country, by id.
     for lat, lon in POINTS:
+        clear_of_boundary()
         answer = server("forecast", lat=lat, lon=lon)
         check(answer["cnt"] == 40, f"forecast at {lat},{lon}: 40 entries from the 180-hour run, got {answer['cnt']}")
         forecaster = owm.forecast_at_coords(lat, lon, "3h")
         check_forecast(forecaster, answer, f"forecast_at_coords({lat}, {lon})")
         check_units(forecaster.forecast.weathers[0], f"forecast units at {lat},{lon}", "forecast", lat=lat, lon=lon)
     for name in ["Lisboa", "lisboa,PT", "Porto,PT"]:
+        clear_of_boundary()
         forecaster = owm.forecast_at_place(name, "3h")
         check_forecast(forecaster, server("forecast", q=name), f"forecast_at_place({name!r})")
+    clear_of_boundary()
     forecaster = owm.forecast_at_id(LISBON, "3h", limit=8)
     answer = server("forecast", id=LISBON, cnt=8)
     check(answer["cnt"] == 8 and answer["city"]["id"] == LISBON, "forecast_at_id: cnt=8, Lisbon")
@@ -170,6 +184,7 @@ def main():
         (lambda: owm.weather_at_id(LISBON), {"id": LISBON}, "weather_at_id"),
     ]
     for ask, params, what in requests:
+        clear_of_boundary()
         observation = ask()
         answer = server("weather", **params)
         check(answer["cod"] == 200 and answer["base"] == "model", f"{what}: cod and base")
