@@ -108,4 +108,22 @@ import Testing
     #expect(store.names == ["l"])
     #expect(store.verdict(for: Self.limited) != .accepted(name: "l"))  // its bucket was kept, and is empty
   }
+
+  @Test func aReloadKeepsTheBucketOfAKeyItKeepsWithTheSameLimit() throws {
+    let path = try KeyedService.file("\(Self.limited) name=l limit=1/h\n\(Self.free) name=f limit=1/h\n")
+    let clock = ManualClock()
+    let store = APIKeyStore(try APIKeyFile(path: path), now: clock.reading)
+    #expect(store.verdict(for: Self.limited) == .accepted(name: "l"))
+    #expect(store.verdict(for: Self.free) == .accepted(name: "f"))
+    // The same key and limit under a new name keeps its empty bucket; a changed limit starts
+    // full.
+    try "\(Self.limited) name=renamed limit=1/h\n\(Self.free) name=f limit=2/h\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    #expect(try store.reload().get() == 2)
+    guard case .limited(name: "renamed", _, _) = store.verdict(for: Self.limited) else {
+      Issue.record("a reload refilled the bucket of a key it kept with the same limit")
+      return
+    }
+    #expect(store.verdict(for: Self.free) == .accepted(name: "f"))
+  }
 }

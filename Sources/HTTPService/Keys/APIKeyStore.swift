@@ -20,10 +20,20 @@ final class APIKeyStore: Sendable {
     /// One bucket per key of `file`, nil for a key without a limit.
     var buckets: [TokenBucket?]
 
-    /// Every bucket full at `now`.
-    init(file: APIKeyFile, now: Int64) {
+    /// Every bucket full at `now`, except that a key `previous` had with the same limit keeps
+    /// its bucket: a reload must not hand a client over its limit a fresh allowance.
+    init(file: APIKeyFile, now: Int64, previous: State? = nil) {
       self.file = file
-      buckets = file.keys.map { key in key.limit.map { TokenBucket(limit: $0, now: now) } }
+      buckets = file.keys.map { key in
+        guard let limit = key.limit else { return nil }
+        if let previous,
+          let index = previous.file.keys.firstIndex(where: { $0.secret == key.secret && $0.limit == limit }),
+          let bucket = previous.buckets[index]
+        {
+          return bucket
+        }
+        return TokenBucket(limit: limit, now: now)
+      }
     }
   }
 
@@ -69,8 +79,9 @@ final class APIKeyStore: Sendable {
     }
   }
 
-  /// Reads the file again and puts its keys in force, every bucket full; when it cannot be
-  /// used, the keys in force stay.
+  /// Reads the file again and puts its keys in force; when it cannot be used, the keys in
+  /// force stay. A key kept with the same limit keeps its bucket; a new key, or one whose
+  /// limit changed, starts full.
   /// - Returns: the keys now in force, or why the file was refused.
   @discardableResult
   func reload() -> Result<Int, KeyFileError> {
@@ -81,8 +92,8 @@ final class APIKeyStore: Sendable {
     } catch {
       return .failure(error)
     }
-    let fresh = State(file: file, now: now())
-    state.withLock { $0 = fresh }
+    let time = now()
+    state.withLock { $0 = State(file: file, now: time, previous: $0) }
     return .success(file.keys.count)
   }
 
