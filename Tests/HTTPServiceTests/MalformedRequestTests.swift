@@ -213,7 +213,8 @@ import _TestSupport
       ("apikey=\(key)&apikey=\(KeyedService.wrongKey)", 400, twice),
       ("apikey=&apikey=\(key)", 400, twice),
       ("api%6Bey=\(key)&apikey=\(key)", 400, twice),
-      ("APIKEY=\(key)", 401, missing),
+      // A key parameter's name is matched in any case (APIKEY is apikey), but not misspelt.
+      ("apikeys=\(key)", 401, missing),
       ("apikey=%20\(key)", 401, "apikey: not a valid API key"),
       ("apikey=\(key)%00", 401, "apikey: not a valid API key"),
       ("apikey=%C3%A9\(key.dropFirst())", 401, "apikey: not a valid API key"),
