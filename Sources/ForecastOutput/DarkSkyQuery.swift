@@ -108,24 +108,31 @@ public struct DarkSkyQuery: Sendable {
     if series.sourceOfHour[currentIndex] != nil {
       answer.currently = hour(value: currentIndex, amount: currentIndex)
     }
+    // The grid's hours are `gridStart` + i hours, so the first at or after a time is found
+    // by division; filtering every grid hour per day and block was a tenth of a request.
+    func gridIndex(from start: Int64) -> Int {
+      start <= gridStart ? 0 : min(Int((start - gridStart + 3_599) / 3_600), grid.count)
+    }
+    func hours(_ span: Range<Int64>) -> Range<Int> {
+      let first = gridIndex(from: span.lowerBound)
+      return first..<max(first, gridIndex(from: span.upperBound))
+    }
     if !excluded.contains(.hourly) {
       // A Time Machine day has 23 or 25 hours on a DST day.
       let shown = isTimeMachine ? days[0].start..<days[0].end : firstHour..<(firstHour + Int64(hourCount) * 3_600)
-      answer.hourly = grid.indices.filter { shown.contains(grid[$0].time) && covered[$0] }.map { grid[$0] }
+      answer.hourly = hours(shown).filter { covered[$0] }.map { grid[$0] }
     }
     if !excluded.contains(.daily) {
       answer.daily = days.prefix(dayCount).compactMap { day -> DarkSkyDay? in
-        let inDay = grid.indices.filter { grid[$0].time >= day.start && grid[$0].time < day.end }
+        let inDay = hours(day.start..<day.end)
         // A day is shown when every one of its hours is covered: a part of a day would
         // give wrong extremes.
         guard !inDay.isEmpty, inDay.allSatisfy({ covered[$0] }) else { return nil }
-        let overnight = grid.indices.filter { index in
-          let hour = grid[index]
-          return (hour.time >= day.start && hour.time < day.end && hour.localHour >= 18)
-            || (hour.time >= day.end && hour.time < day.end + 12 * 3_600 && hour.localHour < 6)
-        }
+        let overnight =
+          inDay.filter { grid[$0].localHour >= 18 }
+          + hours(day.end..<(day.end + 12 * 3_600)).filter { grid[$0].localHour < 6 }
         return DarkSkyDay(
-          day: day, hours: inDay.map { grid[$0] },
+          day: day, hours: Array(grid[inDay]),
           overnight: overnight.allSatisfy { covered[$0] } ? overnight.map { grid[$0] } : [],
           latitude: request.latitude, longitude: request.longitude)
       }
