@@ -36,11 +36,13 @@ public struct Forecaster: Sendable {
   public func hourly(
     _ request: ForecastRequest, metrics: [Metric], instants: [Int64], utcOffsets: [Int]? = nil
   ) throws(ForecastError) -> HourlySeries {
-    let reader = try reader(request, instants: instants)
+    var reader = try reader(request, instants: instants)
     var (provenance, sourceOfHour) = reader.provenance()
     var probabilityMembers: [[Int]] = []
     if metrics.contains(.precipitationProbability) {
-      (provenance, probabilityMembers) = reader.probabilityMembers(provenance)
+      let probabilities = reader.probabilities()
+      (provenance, probabilityMembers) = reader.probabilityMembers(provenance, probabilities: probabilities)
+      reader.knownProbabilities = probabilities
     }
     var columns = [Double](repeating: .nan, count: metrics.count * instants.count)
     reader.prefetch(metrics)

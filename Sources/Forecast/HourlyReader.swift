@@ -23,6 +23,9 @@ struct HourlyReader {
   /// The temperature shift of each source (indexed as `sources.sources`) for an
   /// `elevation=` correction, nil without one; see `HourlyReader+Elevation`.
   var temperatureShifts: [Double]?
+  /// Each instant's `precipitation_probability` when already found (see
+  /// `probabilities()`); nil to find them while reading.
+  var knownProbabilities: [PointSources.Probability?]?
 
   init(sources: PointSources, instants: [Int64]) {
     self.sources = sources
@@ -99,18 +102,38 @@ struct HourlyReader {
     return (used.map { Provenance(sources.sources[$0]) }, ofInstant)
   }
 
+  /// `precipitation_probability` at every instant, each found once: the members and the
+  /// values both come from it, and each instant's search of the sources was half of the
+  /// probability's cost when done twice.
+  func probabilities() -> [PointSources.Probability?] {
+    instants.map { sources.precipitationProbability(at: $0) }
+  }
+
   /// `provenance` (from `provenance()`) with every run that was a member of a
-  /// `precipitation_probability` appended, and for each instant its members' indices in
-  /// it, newest first (empty where no member had a value or no run covers the instant).
-  func probabilityMembers(_ provenance: [Provenance]) -> (sources: [Provenance], ofInstant: [[Int]]) {
+  /// `precipitation_probability` (`probabilities`, from `probabilities()`) appended, and
+  /// for each instant its members' indices in it, newest first (empty where no member had
+  /// a value or no run covers the instant).
+  func probabilityMembers(
+    _ provenance: [Provenance], probabilities: [PointSources.Probability?]
+  ) -> (sources: [Provenance], ofInstant: [[Int]]) {
     var all = provenance
-    let ofInstant = instants.map { instant -> [Int] in
-      guard let probability = sources.precipitationProbability(at: instant) else { return [] }
+    // Each source's index in `all`, found once: making a `Provenance` (its run's name) for
+    // every member of every instant cost more than the probabilities themselves.
+    var positions = [Int?](repeating: nil, count: sources.sources.count)
+    let ofInstant = probabilities.map { probability -> [Int] in
+      guard let probability else { return [] }
       return probability.members.map { member in
+        if let position = positions[member] { return position }
         let source = Provenance(sources.sources[member])
-        if let found = all.firstIndex(of: source) { return found }
-        all.append(source)
-        return all.count - 1
+        let position: Int
+        if let found = all.firstIndex(of: source) {
+          position = found
+        } else {
+          all.append(source)
+          position = all.count - 1
+        }
+        positions[member] = position
+        return position
       }
     }
     return (all, ofInstant)
@@ -237,6 +260,10 @@ struct HourlyReader {
   /// no probability 3 % slower (`nwpcube bench --kinds daily7`, p50 13.9 µs against 13.4).
   @inline(never)
   private func readProbabilities(_ range: Range<Int>, into output: UnsafeMutableBufferPointer<Double>) {
+    if let knownProbabilities {
+      for (offset, instant) in range.enumerated() { output[offset] = knownProbabilities[instant]?.value ?? .nan }
+      return
+    }
     for (offset, instant) in range.enumerated() {
       output[offset] = sources.precipitationProbability(at: instants[instant])?.value ?? .nan
     }

@@ -109,8 +109,15 @@ public struct DarkSkyDay: Sendable {
     maximum(hours) { hour in value(hour).map { -$0 } }.map { Extreme(value: -$0.value, time: $0.time) }
   }
 
+  /// The values summed in order from 0, as `reduce(0, +)` sums them, without an array of
+  /// them (seven means a day, eight days a request).
   static func mean(_ hours: [DarkSkyHour], _ value: (DarkSkyHour) -> Double?) -> Double? {
-    let values = hours.compactMap(value)
-    return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    var (sum, count) = (0.0, 0)
+    for hour in hours {
+      guard let value = value(hour) else { continue }
+      sum += value
+      count += 1
+    }
+    return count == 0 ? nil : sum / Double(count)
   }
 }

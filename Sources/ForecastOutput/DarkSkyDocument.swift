@@ -58,21 +58,21 @@ extension DarkSkyDocument {
       let query = answer.query
       let excluded = query.excluded
       out.byte(UInt8(ascii: "{"))
-      out.key("latitude", first: true)
+      out.literalKey("latitude", first: true)
       out.number(query.request.latitude, decimals: 6)
-      out.key("longitude")
+      out.literalKey("longitude")
       out.number(query.request.longitude, decimals: 6)
-      out.key("timezone")
+      out.literalKey("timezone")
       out.string(query.timeZoneName)
-      out.key("offset")
+      out.literalKey("offset")
       out.number(Double(query.request.timeZone.utcOffset(at: query.time)) / 3_600, decimals: 2)
       let current = answer.currently.map(DarkSkySummary.point)
       if !excluded.contains(.currently), let hour = answer.currently, let current {
-        out.key("currently")
+        out.literalKey("currently")
         point(hour, text: current)
       }
       if let minutes = answer.minutely {
-        out.key("minutely")
+        out.literalKey("minutely")
         let type =
           answer.currently?.precipitationType ?? answer.hourly?.first(where: \.isWet)?.precipitationType
         let text = DarkSkySummary.minutes(
@@ -80,7 +80,7 @@ extension DarkSkyDocument {
           current: current ?? DarkSkySummary.Text(summary: "Clear", icon: "clear-day"))
         block(text, minutes) { writer, minute in
           writer.out.byte(UInt8(ascii: "{"))
-          writer.out.key("time", first: true)
+          writer.out.literalKey("time", first: true)
           writer.out.integer(minute.time)
           writer.value("precipIntensity", minute.precipitation, writer.rate, decimals: 4)
           writer.value("precipProbability", minute.probability, writer.share, decimals: 2)
@@ -88,12 +88,12 @@ extension DarkSkyDocument {
         }
       }
       if let hours = answer.hourly, !excluded.contains(.hourly) {
-        out.key("hourly")
+        out.literalKey("hourly")
         block(DarkSkySummary.hours(hours), hours) { writer, hour in writer.point(hour, text: DarkSkySummary.point(hour))
         }
       }
       if let days = answer.daily, !excluded.contains(.daily) {
-        out.key("daily")
+        out.literalKey("daily")
         let week = days.map { day in
           DarkSkySummary.Day(
             date: day.day.date, precipitation: day.precipitation, type: day.precipType, text: day.text,
@@ -102,20 +102,20 @@ extension DarkSkyDocument {
         block(DarkSkySummary.week(week, temperatureUnit: temperatureLabel), days) { writer, day in writer.day(day) }
       }
       if !excluded.contains(.alerts), !document.alerts.isEmpty {
-        out.key("alerts")
+        out.literalKey("alerts")
         out.array(document.alerts) { out, alert in Self.alert(alert, into: &out) }
       }
       if !excluded.contains(.flags) {
-        out.key("flags")
+        out.literalKey("flags")
         out.byte(UInt8(ascii: "{"))
-        out.key("sources", first: true)
+        out.literalKey("sources", first: true)
         out.array(answer.sources) { out, name in out.string(name) }
-        out.key("nearest-station")
+        out.literalKey("nearest-station")
         out.integer(0)
-        out.key("units")
+        out.literalKey("units")
         out.string(query.units.rawValue)
         if let step = answer.minutelyStep {
-          out.key("nwpcube-minutely-step")
+          out.literalKey("nwpcube-minutely-step")
           out.integer(step)
         }
         out.byte(UInt8(ascii: "}"))
@@ -126,11 +126,11 @@ extension DarkSkyDocument {
     /// `{"summary":…,"icon":…,"data":[…]}`, each item written by `write`.
     mutating func block<Item>(_ text: DarkSkySummary.Text, _ items: [Item], _ write: (inout Writer, Item) -> Void) {
       out.byte(UInt8(ascii: "{"))
-      out.key("summary", first: true)
+      out.literalKey("summary", first: true)
       out.string(text.summary)
-      out.key("icon")
+      out.literalKey("icon")
       out.string(text.icon)
-      out.key("data")
+      out.literalKey("data")
       out.byte(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
         if index > 0 { out.byte(UInt8(ascii: ",")) }
@@ -141,37 +141,37 @@ extension DarkSkyDocument {
     }
 
     /// `,"name":value` converted, nothing when the value is unknown.
-    mutating func value(_ name: String, _ value: Double?, _ conversion: UnitConversion, decimals: Int) {
+    mutating func value(_ name: StaticString, _ value: Double?, _ conversion: UnitConversion, decimals: Int) {
       guard let value, value.isFinite else { return }
-      out.key(name)
+      out.literalKey(name)
       out.number(conversion(value), decimals: decimals)
     }
 
-    mutating func integer(_ name: String, _ value: Double?) {
+    mutating func integer(_ name: StaticString, _ value: Double?) {
       guard let value, value.isFinite, abs(value) < 1e15 else { return }
-      out.key(name)
+      out.literalKey(name)
       out.integer(Int64(value.rounded()))
     }
 
-    mutating func time(_ name: String, _ extreme: DarkSkyDay.Extreme?) {
+    mutating func time(_ name: StaticString, _ extreme: DarkSkyDay.Extreme?) {
       guard let extreme else { return }
-      out.key(name)
+      out.literalKey(name)
       out.integer(extreme.time)
     }
 
     /// `currently` or an hour of `hourly`.
     mutating func point(_ hour: DarkSkyHour, text: DarkSkySummary.Text) {
       out.byte(UInt8(ascii: "{"))
-      out.key("time", first: true)
+      out.literalKey("time", first: true)
       out.integer(hour.time)
-      out.key("summary")
+      out.literalKey("summary")
       out.string(text.summary)
-      out.key("icon")
+      out.literalKey("icon")
       out.string(text.icon)
       value("precipIntensity", hour.precipitation, rate, decimals: 4)
       value("precipProbability", hour.probability, share, decimals: 2)
       if let type = hour.precipitationType {
-        out.key("precipType")
+        out.literalKey("precipType")
         out.string(type.rawValue)
       }
       value("temperature", hour.temperature, temperature, decimals: 2)
@@ -190,18 +190,18 @@ extension DarkSkyDocument {
 
     mutating func day(_ day: DarkSkyDay) {
       out.byte(UInt8(ascii: "{"))
-      out.key("time", first: true)
+      out.literalKey("time", first: true)
       out.integer(day.day.start)
-      out.key("summary")
+      out.literalKey("summary")
       out.string(day.text.summary)
-      out.key("icon")
+      out.literalKey("icon")
       out.string(day.text.icon)
       if let sunrise = day.sunrise {
-        out.key("sunriseTime")
+        out.literalKey("sunriseTime")
         out.integer(sunrise)
       }
       if let sunset = day.sunset {
-        out.key("sunsetTime")
+        out.literalKey("sunsetTime")
         out.integer(sunset)
       }
       value("moonPhase", day.moonPhase, .identity, decimals: 2)
@@ -210,13 +210,13 @@ extension DarkSkyDocument {
       time("precipIntensityMaxTime", day.precipIntensityMax)
       value("precipProbability", day.precipProbability, share, decimals: 2)
       if let type = day.precipType {
-        out.key("precipType")
+        out.literalKey("precipType")
         out.string(type.rawValue)
       }
-      extreme("temperatureHigh", day.temperatureHigh)
-      extreme("temperatureLow", day.temperatureLow)
-      extreme("apparentTemperatureHigh", day.apparentTemperatureHigh)
-      extreme("apparentTemperatureLow", day.apparentTemperatureLow)
+      extreme("temperatureHigh", "temperatureHighTime", day.temperatureHigh)
+      extreme("temperatureLow", "temperatureLowTime", day.temperatureLow)
+      extreme("apparentTemperatureHigh", "apparentTemperatureHighTime", day.apparentTemperatureHigh)
+      extreme("apparentTemperatureLow", "apparentTemperatureLowTime", day.apparentTemperatureLow)
       value("dewPoint", day.dewPoint, temperature, decimals: 2)
       value("humidity", day.humidity, share, decimals: 2)
       value("pressure", day.pressure, pressure, decimals: 1)
@@ -228,34 +228,35 @@ extension DarkSkyDocument {
       integer("uvIndex", day.uvIndex?.value)
       time("uvIndexTime", day.uvIndex)
       value("visibility", day.visibility, visibility, decimals: 2)
-      extreme("temperatureMin", day.temperatureMin)
-      extreme("temperatureMax", day.temperatureMax)
-      extreme("apparentTemperatureMin", day.apparentTemperatureMin)
-      extreme("apparentTemperatureMax", day.apparentTemperatureMax)
+      extreme("temperatureMin", "temperatureMinTime", day.temperatureMin)
+      extreme("temperatureMax", "temperatureMaxTime", day.temperatureMax)
+      extreme("apparentTemperatureMin", "apparentTemperatureMinTime", day.apparentTemperatureMin)
+      extreme("apparentTemperatureMax", "apparentTemperatureMaxTime", day.apparentTemperatureMax)
       out.byte(UInt8(ascii: "}"))
     }
 
-    /// A temperature and its time, `name` and `nameTime`.
-    mutating func extreme(_ name: String, _ extreme: DarkSkyDay.Extreme?) {
+    /// A temperature and its time, `name` and `timeName` (`name` + `Time`: spelt out, since
+    /// joining them made a string for every value).
+    mutating func extreme(_ name: StaticString, _ timeName: StaticString, _ extreme: DarkSkyDay.Extreme?) {
       value(name, extreme?.value, temperature, decimals: 2)
-      time(name + "Time", extreme)
+      time(timeName, extreme)
     }
 
     static func alert(_ alert: DarkSkyAlert, into out: inout JSONBytes) {
       out.byte(UInt8(ascii: "{"))
-      out.key("title", first: true)
+      out.literalKey("title", first: true)
       out.string(alert.title)
-      out.key("regions")
+      out.literalKey("regions")
       out.array(alert.regions) { out, region in out.string(region) }
-      out.key("severity")
+      out.literalKey("severity")
       out.string(alert.severity)
-      out.key("time")
+      out.literalKey("time")
       out.integer(alert.time)
-      out.key("expires")
+      out.literalKey("expires")
       out.integer(alert.expires)
-      out.key("description")
+      out.literalKey("description")
       out.string(alert.description)
-      out.key("uri")
+      out.literalKey("uri")
       out.string(alert.uri)
       out.byte(UInt8(ascii: "}"))
     }

@@ -53,10 +53,11 @@ public struct DarkSkyQuery: Sendable {
   /// The longest model step `minutely` is made from.
   public static let longestMinutelyStep: Int64 = 3_600
 
-  /// The metrics an hour needs, in the order `DarkSkyHour` is filled from.
+  /// The metrics an hour needs, in the order `DarkSkyHour` is filled from. `is_day` is not
+  /// among them: only the shown hours need it (see `sunUp`), a fifth of the instants read.
   static let metrics: [Metric] = [
     .temp, .apparentTemp, .dewPoint, .hum, .atmPress, .windVel, .windGusts, .windDir, .cloud, .visibility,
-    .shortwave, .rain, .snow, .precipitationProbability, .weatherCode, .isDay,
+    .shortwave, .rain, .snow, .precipitationProbability, .weatherCode,
   ]
 
   /// Reads the hours the blocks need.
@@ -101,31 +102,50 @@ public struct DarkSkyQuery: Sendable {
     let grid = (0..<(gridCount - 1)).map { hour(value: $0, amount: $0 + 1) }
     let covered = (0..<(gridCount - 1)).map { series.sourceOfHour[$0] != nil }
     let currentIndex = gridCount
+    // Whether the sun is up at the instant `index`, as the `is_day` metric answers it: at
+    // the mass point of the run answering the instant, and up where no run covers it.
+    func sunUp(_ index: Int) -> Bool {
+      guard let source = series.sourceOfHour[index] else { return true }
+      let point = series.provenance[source]
+      return SolarEvents.isDay(latitude: point.latitude, longitude: point.longitude, at: series.hours[index].instant)
+    }
 
     var answer = DarkSkyAnswer(query: self)
     answer.sources = Self.sourceNames(series)
     // Kept when excluded: the minutely summary speaks of the current conditions.
     if series.sourceOfHour[currentIndex] != nil {
       answer.currently = hour(value: currentIndex, amount: currentIndex)
+      answer.currently?.isDay = sunUp(currentIndex)
+    }
+    // The grid's hours are `gridStart` + i hours, so the first at or after a time is found
+    // by division; filtering every grid hour per day and block was a tenth of a request.
+    func gridIndex(from start: Int64) -> Int {
+      start <= gridStart ? 0 : min(Int((start - gridStart + 3_599) / 3_600), grid.count)
+    }
+    func hours(_ span: Range<Int64>) -> Range<Int> {
+      let first = gridIndex(from: span.lowerBound)
+      return first..<max(first, gridIndex(from: span.upperBound))
     }
     if !excluded.contains(.hourly) {
       // A Time Machine day has 23 or 25 hours on a DST day.
       let shown = isTimeMachine ? days[0].start..<days[0].end : firstHour..<(firstHour + Int64(hourCount) * 3_600)
-      answer.hourly = grid.indices.filter { shown.contains(grid[$0].time) && covered[$0] }.map { grid[$0] }
+      answer.hourly = hours(shown).filter { covered[$0] }.map { index in
+        var hour = grid[index]
+        hour.isDay = sunUp(index)
+        return hour
+      }
     }
     if !excluded.contains(.daily) {
       answer.daily = days.prefix(dayCount).compactMap { day -> DarkSkyDay? in
-        let inDay = grid.indices.filter { grid[$0].time >= day.start && grid[$0].time < day.end }
+        let inDay = hours(day.start..<day.end)
         // A day is shown when every one of its hours is covered: a part of a day would
         // give wrong extremes.
         guard !inDay.isEmpty, inDay.allSatisfy({ covered[$0] }) else { return nil }
-        let overnight = grid.indices.filter { index in
-          let hour = grid[index]
-          return (hour.time >= day.start && hour.time < day.end && hour.localHour >= 18)
-            || (hour.time >= day.end && hour.time < day.end + 12 * 3_600 && hour.localHour < 6)
-        }
+        let overnight =
+          inDay.filter { grid[$0].localHour >= 18 }
+          + hours(day.end..<(day.end + 12 * 3_600)).filter { grid[$0].localHour < 6 }
         return DarkSkyDay(
-          day: day, hours: inDay.map { grid[$0] },
+          day: day, hours: Array(grid[inDay]),
           overnight: overnight.allSatisfy { covered[$0] } ? overnight.map { grid[$0] } : [],
           latitude: request.latitude, longitude: request.longitude)
       }
@@ -165,7 +185,8 @@ public struct DarkSkyQuery: Sendable {
 
 extension DarkSkyHour {
   /// The hour whose instantaneous values are at `value` and whose amounts and weather code
-  /// are at `amount` in `series` (read with `DarkSkyQuery.metrics`).
+  /// are at `amount` in `series` (read with `DarkSkyQuery.metrics`); `isDay` is left for
+  /// the caller.
   init(_ series: HourlySeries, value: Int, amount: Int) {
     self.init(time: series.hours[value].instant, utcOffset: series.hours[value].utcOffset)
     let columns = series.values
@@ -185,6 +206,5 @@ extension DarkSkyHour {
     snow = at(12, amount)
     probability = at(13, amount)
     weatherCode = at(14, amount).flatMap { WeatherCode(rawValue: Int($0.rounded())) }
-    isDay = (at(15, value) ?? 1) >= 0.5
   }
 }

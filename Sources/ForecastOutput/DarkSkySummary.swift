@@ -42,6 +42,10 @@ public enum DarkSkySummary {
 
   // MARK: Data points
 
+  /// The icons of a dry sky, which a strong wind replaces with `wind`. Made once: built
+  /// for every hour, the set was a hash table per data point.
+  static let dryIcons: Set<String> = ["clear-day", "clear-night", "partly-cloudy-day", "partly-cloudy-night", "cloudy"]
+
   /// The text of one data point (`currently`, an hour of `hourly`).
   public static func point(_ hour: DarkSkyHour) -> Text {
     var text: Text
@@ -54,7 +58,6 @@ public enum DarkSkySummary {
       let sky = Sky(hour)
       text = Text(summary: title(of: sky.words), icon: sky.icon(isDay: hour.isDay))
     }
-    let dryIcons: Set<String> = ["clear-day", "clear-night", "partly-cloudy-day", "partly-cloudy-night", "cloudy"]
     if dryIcons.contains(text.icon), (hour.windSpeed ?? 0) >= windy {
       let clear = text.icon.hasPrefix("clear")
       text = Text(summary: clear ? "Windy" : "Windy and \(text.summary)", icon: "wind")

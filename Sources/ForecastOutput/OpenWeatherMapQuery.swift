@@ -67,6 +67,11 @@ public struct OpenWeatherMapQuery: Sendable {
       request, metrics: metrics, instants: instants, utcOffsets: Array(repeating: 0, count: instants.count))
     var entries: [OpenWeatherMapAnswer.Entry] = []
     entries.reserveCapacity(count)
+    // Each metric's column (its first in `metrics`, 0 when absent), found once: searching
+    // `metrics` for each of an entry's thirty values was a twentieth of a forecast.
+    var columnOf = [Int](repeating: 0, count: Metric.allCases.count)
+    for (column, metric) in metrics.enumerated().reversed() { columnOf[metric.rawValue] = column }
+    let values = series.values
     for index in 0..<count {
       let window = (index * Self.windowHours)..<((index + 1) * Self.windowHours)
       guard series.sourceOfHour[window.upperBound - 1] != nil else { break }
@@ -74,7 +79,7 @@ public struct OpenWeatherMapQuery: Sendable {
         OpenWeatherMapAnswer.Entry(
           time: instants[window.upperBound - 1], window: window, latitude: request.latitude,
           longitude: request.longitude
-        ) { metric, hour in series.values[metrics.firstIndex(of: metric) ?? 0][hour] })
+        ) { metric, hour in values[columnOf[metric.rawValue]][hour] })
     }
     if entries.isEmpty {
       // Hours after the first entry are covered but its own is not: the library's error
