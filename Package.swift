@@ -97,7 +97,8 @@ let package = Package(
       dependencies: ["Warnings", "Forecast", "PointQuery", "Meteorology", "UTCTime", "SampleRun", "_TestSupport"]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
-      name: "ForecastTests", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
+      name: "ForecastTests",
+      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
