@@ -19,9 +19,9 @@ struct OpenWeatherMapParameters {
   /// The parameters `/data/2.5/weather` takes; the forecast takes `cnt` too.
   static let weatherNames = ["lat", "lon", "q", "id", "units", "lang", "mode"]
   static let forecastNames = weatherNames + ["cnt"]
-  /// The key, which the key check takes out of the query before the route reads it;
-  /// `APPID` as pyowm spells it, so that a server without keys does not refuse it.
-  static let passedOn = ["appid", "APPID"]
+  /// The key, which the key check takes out of the query before the route reads it, in
+  /// any case (pyowm's `APPID` too: `KeyLocation` matches key names whatever their case).
+  static let passedOn = ["appid"]
   /// The longest city name accepted, in UTF-8 bytes: longer than any place's name.
   static let maximumNameBytes = 100
   /// The largest GeoNames id accepted (GeoNames' ids are below 2³¹).
