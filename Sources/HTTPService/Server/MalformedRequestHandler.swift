@@ -1,4 +1,3 @@
-import ForecastOutput
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
@@ -21,10 +20,8 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
       context.fireErrorCaught(error)
       return
     }
-    let body = ByteBuffer(
-      string: JSONText.object([
-        ("error", JSONText.object([("message", JSONText.string(Self.message(error)))]))
-      ]))
+    // nwpcube's own shape: no path was read, so no family can be told.
+    let body = ByteBuffer(string: ErrorShape.nwpcube.body(status: .badRequest, message: Self.message(error)))
     let head = HTTPResponse(
       status: .badRequest,
       headerFields: [
