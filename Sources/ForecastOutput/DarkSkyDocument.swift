@@ -33,7 +33,7 @@ public struct DarkSkyDocument: Sendable {
 
 extension DarkSkyDocument {
   /// Writes the document, with each quantity's conversion found once.
-  struct Writer {
+  struct Writer: ~Copyable {
     var out = JSONBytes(capacity: 64 * 1_024)
     let temperature: UnitConversion
     let wind: UnitConversion

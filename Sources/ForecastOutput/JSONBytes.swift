@@ -3,75 +3,138 @@ import UTCTime
 /// A JSON text built byte by byte, for answers written on every request: numbers and times
 /// are formatted by hand into one growing buffer, with no intermediate string per value
 /// (what `JSONText` allocates) and no `DateFormatter`.
-struct JSONBytes {
-  private(set) var bytes: [UInt8] = []
+///
+/// The buffer is its own allocation rather than an `[UInt8]`: appending to an array checks
+/// its uniqueness and capacity for every byte, which was a tenth of a Dark Sky forecast's
+/// time. Here each write reserves its room once and stores through the pointer. Being
+/// non-copyable, a writer has one owner, so the buffer needs no reference counting and is
+/// freed when the writer ends.
+struct JSONBytes: ~Copyable {
+  private var start: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
 
   init(capacity: Int) {
-    bytes.reserveCapacity(capacity)
+    self.capacity = max(capacity, 16)
+    start = .allocate(capacity: self.capacity)
   }
 
+  deinit { start.deallocate() }
+
+  /// The bytes written so far.
+  var bytes: [UInt8] { Array(written) }
+
   /// The text written so far.
-  var text: String { String(decoding: bytes, as: UTF8.self) }
+  var text: String { String(decoding: written, as: UTF8.self) }
+
+  private var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+  /// Makes room for `extra` more bytes: doubles the buffer when it is too small.
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if extra > capacity - count { grow(to: count + extra) }
+  }
+
+  private mutating func grow(to needed: Int) {
+    let larger = max(needed, capacity * 2)
+    let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    fresh.initialize(from: start, count: count)
+    start.deallocate()
+    start = fresh
+    capacity = larger
+  }
+
+  /// Copies `source`'s bytes to the end.
+  private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+    guard let base = source.baseAddress else { return }
+    reserve(source.count)
+    (start + count).initialize(from: base, count: source.count)
+    count += source.count
+  }
 
   mutating func raw(_ text: String) {
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { append($0) }
   }
 
-  mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+  mutating func byte(_ byte: UInt8) {
+    reserve(1)
+    start[count] = byte
+    count += 1
+  }
 
   /// Bytes written before, as they are.
-  mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+  mutating func append(_ other: [UInt8]) { other.withUnsafeBufferPointer { append($0) } }
 
   /// `text` as a JSON string, escaped where needed: the text `JSONText.string` gives,
   /// written straight into the buffer. Making that string first was a sixth of a Dark Sky
   /// forecast's time, which writes a key or a text for every value.
   mutating func string(_ text: String) {
     var text = text
-    bytes.append(UInt8(ascii: "\""))
+    byte(UInt8(ascii: "\""))
     text.withUTF8 { utf8 in
       // Keys and most values need no escaping: copied whole.
       guard !utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-        bytes.append(contentsOf: utf8)
+        append(utf8)
         return
       }
-      for byte in utf8 {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      for character in utf8 {
+        switch character {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): escaped(character)
+        case UInt8(ascii: "\n"): escaped(UInt8(ascii: "n"))
+        case UInt8(ascii: "\t"): escaped(UInt8(ascii: "t"))
+        case UInt8(ascii: "\r"): escaped(UInt8(ascii: "r"))
         case ..<0x20:
           let hex = Array("0123456789abcdef".utf8)
-          bytes.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-        default: bytes.append(byte)
+          raw("\\u00")
+          byte(hex[Int(character >> 4)])
+          byte(hex[Int(character & 0x0F)])
+        default: byte(character)
         }
       }
     }
-    bytes.append(UInt8(ascii: "\""))
+    byte(UInt8(ascii: "\""))
+  }
+
+  /// A backslash and `character`.
+  private mutating func escaped(_ character: UInt8) {
+    byte(UInt8(ascii: "\\"))
+    byte(character)
   }
 
   /// `"name":`, preceded by a comma unless it is the object's first member.
   mutating func key(_ name: String, first: Bool = false) {
-    if !first { bytes.append(UInt8(ascii: ",")) }
+    if !first { byte(UInt8(ascii: ",")) }
     string(name)
-    bytes.append(UInt8(ascii: ":"))
+    byte(UInt8(ascii: ":"))
   }
 
   /// `key(_:first:)` for a name known when compiling, which needs no escaping: its bytes
   /// are copied as they are, with no string made for them (a document writing keys per
   /// entry writes a thousand of them).
   mutating func literalKey(_ name: StaticString, first: Bool = false) {
-    if !first { bytes.append(UInt8(ascii: ",")) }
-    bytes.append(UInt8(ascii: "\""))
-    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    let length = name.utf8CodeUnitCount
+    reserve(length + 4)
+    var position = count
+    if !first {
+      start[position] = UInt8(ascii: ",")
+      position += 1
+    }
+    start[position] = UInt8(ascii: "\"")
+    // `withUTF8Buffer` rather than `utf8Start`: a one-character name may be held as a scalar.
+    let target = start + position + 1
+    name.withUTF8Buffer { utf8 in
+      if let base = utf8.baseAddress { target.initialize(from: base, count: length) }
+    }
+    position += length + 1
+    start[position] = UInt8(ascii: "\"")
+    start[position + 1] = UInt8(ascii: ":")
+    count = position + 2
   }
 
   mutating func integer(_ value: Int64) {
     if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
+      byte(UInt8(ascii: "-"))
       digits(value.magnitude, minimum: 1)
     } else {
       digits(UInt64(value), minimum: 1)
@@ -95,7 +158,7 @@ struct JSONBytes {
       return
     }
     let whole = Int64(scaled)
-    if whole < 0 { bytes.append(UInt8(ascii: "-")) }
+    if whole < 0 { byte(UInt8(ascii: "-")) }
     var magnitude = whole.magnitude
     var divisor: UInt64 = 1
     for _ in 0..<places { divisor *= 10 }
@@ -107,40 +170,47 @@ struct JSONBytes {
       magnitude /= 10
       places2 -= 1
     }
-    bytes.append(UInt8(ascii: "."))
+    byte(UInt8(ascii: "."))
     digits(magnitude, minimum: places2)
   }
 
   /// `items` as a JSON array, each item written by `write`.
   mutating func array<Items: Sequence>(_ items: Items, _ write: (inout JSONBytes, Items.Element) -> Void) {
-    bytes.append(UInt8(ascii: "["))
+    byte(UInt8(ascii: "["))
     var first = true
     for item in items {
-      if !first { bytes.append(UInt8(ascii: ",")) }
+      if !first { byte(UInt8(ascii: ",")) }
       first = false
       write(&self, item)
     }
-    bytes.append(UInt8(ascii: "]"))
+    byte(UInt8(ascii: "]"))
   }
 
-  /// `value` in decimal, padded with zeros to `minimum` digits. The digits are found lowest
-  /// first, dividing by the constant 10 (a multiplication once compiled, where dividing by
-  /// a power of ten held in a variable is a division per digit, 8 % of a forecast request),
-  /// and appended byte by byte, which is cheaper than copying a scratch buffer's slice.
+  /// `value` in decimal, padded with zeros to `minimum` digits. The digits are counted
+  /// first, then written lowest first from the end of their room, dividing by the constant
+  /// 10 (a multiplication once compiled, where dividing by a power of ten held in a
+  /// variable is a division per digit, 8 % of a forecast request).
   mutating func digits(_ value: UInt64, minimum: Int) {
-    // UInt64's largest value has 20 digits.
-    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &scratch) { buffer in
-      var rest = value
-      repeat {
-        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      for _ in count..<max(count, minimum) { bytes.append(UInt8(ascii: "0")) }
-      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+    var length = 1
+    var probe = value
+    while probe >= 10 {
+      probe /= 10
+      length += 1
     }
+    let width = max(length, minimum)
+    reserve(width)
+    var position = count + width
+    var rest = value
+    repeat {
+      position -= 1
+      start[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    } while rest > 0
+    while position > count {
+      position -= 1
+      start[position] = UInt8(ascii: "0")
+    }
+    count += width
   }
 
   /// The local wall-clock time `instant + utcOffset` as `yyyy-MM-ddTHH:mm` (seconds cut,
@@ -155,19 +225,19 @@ struct JSONBytes {
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     let time = local - days * 86_400
     let (year, month, day) = UTC.civil(fromDays: Int(days))
-    if year < 0 || year > 9999 { bytes.append(UInt8(ascii: year < 0 ? "-" : "+")) }
+    if year < 0 || year > 9999 { byte(UInt8(ascii: year < 0 ? "-" : "+")) }
     digits(UInt64(year.magnitude), minimum: 4)
-    bytes.append(UInt8(ascii: "-"))
+    byte(UInt8(ascii: "-"))
     digits(UInt64(month), minimum: 2)
-    bytes.append(UInt8(ascii: "-"))
+    byte(UInt8(ascii: "-"))
     digits(UInt64(day), minimum: 2)
     guard !dateOnly else { return }
-    bytes.append(separator)
+    byte(separator)
     digits(UInt64(time / 3_600), minimum: 2)
-    bytes.append(UInt8(ascii: ":"))
+    byte(UInt8(ascii: ":"))
     digits(UInt64(time / 60 % 60), minimum: 2)
     guard seconds else { return }
-    bytes.append(UInt8(ascii: ":"))
+    byte(UInt8(ascii: ":"))
     digits(UInt64(time % 60), minimum: 2)
   }
 }
