@@ -1,3 +1,5 @@
+import Warnings
+
 /// What a `DarkSkyQuery` read, in canonical units, ready for `DarkSkyDocument`. A block
 /// left out by `exclude` is nil (or empty); hours and days no run covers are left out.
 public struct DarkSkyAnswer: Sendable {
@@ -12,6 +14,9 @@ public struct DarkSkyAnswer: Sendable {
   public var minutelyStep: Int64?
   public var hourly: [DarkSkyHour]?
   public var daily: [DarkSkyDay]?
+  /// The warnings in force from the query's time, in order of onset; empty without rules
+  /// or when `alerts` is excluded.
+  public var warnings: [Warning] = []
   /// The runs used, `model/domain run` each, for `flags.sources`.
   public var sources: [String] = []
 

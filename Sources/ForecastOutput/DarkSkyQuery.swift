@@ -1,6 +1,7 @@
 import Forecast
 import Meteorology
 import PointQuery
+import Warnings
 
 /// One Dark Sky question: a point, a time (now, or a Time Machine time), the blocks wanted
 /// and the units. `answer(_:)` reads every hour it needs in one `Forecaster.hourly` call,
@@ -60,10 +61,15 @@ public struct DarkSkyQuery: Sendable {
     .shortwave, .rain, .snow, .precipitationProbability, .weatherCode,
   ]
 
-  /// Reads the hours the blocks need.
+  /// Reads the hours the blocks need, and with `warnings` the warnings in force from
+  /// `time` (unless `alerts` is excluded), evaluated over the same hours where they hold
+  /// the rules' (`WarningEvaluator.warnings(in:now:store:)`): reading them a second time
+  /// was 7 % of a request.
   /// - Throws: `ForecastError` when the point is outside every domain or no run covers
   ///   any of the hours.
-  public func answer(_ forecaster: Forecaster) throws(ForecastError) -> DarkSkyAnswer {
+  public func answer(
+    _ forecaster: Forecaster, warnings evaluator: WarningEvaluator? = nil
+  ) throws(ForecastError) -> DarkSkyAnswer {
     let zone = request.timeZone
     // Every local day the daily block shows, and the next, whose first hours hold the last
     // day's overnight low.
@@ -94,7 +100,11 @@ public struct DarkSkyQuery: Sendable {
       index < dayHours.count && dayHours[index].instant == instant
         ? dayHours[index].utcOffset : zone.utcOffset(at: instant)
     }
-    let series = try forecaster.hourly(request, metrics: Self.metrics, instants: instants, utcOffsets: offsets)
+    let evaluator = excluded.contains(.alerts) ? nil : evaluator
+    // The rules' metrics after the hour's, whose positions `DarkSkyHour` reads by.
+    var metrics = Self.metrics
+    for rule in evaluator?.rules.rules ?? [] where !metrics.contains(rule.metric) { metrics.append(rule.metric) }
+    let series = try forecaster.hourly(request, metrics: metrics, instants: instants, utcOffsets: offsets)
 
     func hour(value index: Int, amount amountIndex: Int) -> DarkSkyHour {
       DarkSkyHour(series, value: index, amount: amountIndex)
@@ -112,6 +122,13 @@ public struct DarkSkyQuery: Sendable {
 
     var answer = DarkSkyAnswer(query: self)
     answer.sources = Self.sourceNames(series)
+    if let evaluator {
+      if let warnings = evaluator.warnings(in: series, now: time, store: forecaster.store) {
+        answer.warnings = warnings
+      } else {
+        answer.warnings = try evaluator.warnings(for: request, now: time, forecaster: forecaster)
+      }
+    }
     // Kept when excluded: the minutely summary speaks of the current conditions.
     if series.sourceOfHour[currentIndex] != nil {
       answer.currently = hour(value: currentIndex, amount: currentIndex)

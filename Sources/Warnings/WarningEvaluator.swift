@@ -39,8 +39,27 @@ public struct WarningEvaluator: Sendable {
     try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: true)
   }
 
+  /// The warnings from hours a caller has read already, so that a forecast that lists
+  /// warnings beside its own hours (Dark Sky's) reads them once. `series` must hold every
+  /// rule's metric in canonical units (`UnitSystem.si`) and, somewhere among its instants,
+  /// the consecutive hours H, H + 1 h, … H + `horizonHours` h, H the start of the hour
+  /// holding `now`: a series of local hours does where the zone's offset is whole hours.
+  /// Nil when it does not; the caller then asks `warnings(for:now:forecaster:)`. The
+  /// values of an instant do not depend on the other instants read with it, so both give
+  /// the same warnings.
+  public func warnings(in series: HourlySeries, now: Int64, store: ForecastStore) -> [Warning]? {
+    let hours = max(rules.horizonHours, 1)
+    let start = Self.hourStart(now)
+    guard series.units == .si, rules.rules.allSatisfy({ series.metrics.contains($0.metric) }),
+      let first = series.hours.firstIndex(where: { $0.instant == start }), first + hours < series.hours.count,
+      (first...(first + hours)).allSatisfy({ series.hours[$0].instant == start + Int64($0 - first) * 3_600 })
+    else { return nil }
+    var cells = CellCache(store: store)
+    return evaluate(series, first: first, start: start, hours: hours, cells: &cells, outlineFirstCell: false).warnings
+  }
+
   /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
-  /// warnings alone (Dark Sky's forecast, on every request) does not pay for it.
+  /// warnings alone does not pay for it.
   private func evaluate(
     _ request: ForecastRequest, now: Int64, forecaster: Forecaster, outlineFirstCell: Bool
   ) throws(ForecastError) -> WarningEvaluation {
@@ -55,11 +74,19 @@ public struct WarningEvaluator: Sendable {
     let series = try forecaster.hourly(
       canonical, metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
     var cells = CellCache(store: forecaster.store)
+    return evaluate(series, first: 0, start: start, hours: hours, cells: &cells, outlineFirstCell: outlineFirstCell)
+  }
+
+  /// The rules evaluated over `series`' instants `first…first + hours`, which are the hours
+  /// from `start` (and the end of the last).
+  private func evaluate(
+    _ series: HourlySeries, first: Int, start: Int64, hours: Int, cells: inout CellCache, outlineFirstCell: Bool
+  ) -> WarningEvaluation {
     var found: [(order: Int, warning: Warning)] = []
     for (order, rule) in rules.rules.enumerated() {
       guard let values = series.values(of: rule.metric) else { continue }
       // The stamp of hour k: its start for an instant, its end for an amount or a class.
-      let stampOffset = rule.metric.temporal == .instant ? 0 : 1
+      let stampOffset = first + (rule.metric.temporal == .instant ? 0 : 1)
       let value = { (hour: Int) in values[hour + stampOffset].map(rule.inThresholdUnit) }
       for run in Self.runs(
         hours: rule.validityHours, minimum: rule.durationHours, triggers: { value($0).map(rule.triggers) ?? false })
@@ -76,12 +103,14 @@ public struct WarningEvaluator: Sendable {
         found.append((order, warning))
       }
     }
-    let first =
+    let firstCell =
       outlineFirstCell
-      ? series.sourceOfHour.lazy.compactMap { $0 }.first.flatMap { cells.cell(series.provenance[$0]) } : nil
+      ? series.sourceOfHour[first...(first + hours)].lazy.compactMap { $0 }.first.flatMap {
+        cells.cell(series.provenance[$0])
+      } : nil
     return WarningEvaluation(
       warnings: found.sorted { ($0.warning.onset, $0.order) < ($1.warning.onset, $1.order) }.map(\.warning),
-      start: start, hours: hours, cell: first)
+      start: start, hours: hours, cell: firstCell)
   }
 
   /// The start of the hour holding `time`.

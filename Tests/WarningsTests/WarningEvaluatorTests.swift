@@ -91,6 +91,48 @@ import _TestSupport
 
   /// Rules on every kind of metric, with thresholds taken from the data so that they
   /// trigger on some hours and not others, against the brute-force search.
+  /// What identifies a warning: its rule, its hours, its peak and its cell.
+  static func summary(_ warnings: [Warning]) -> [String] {
+    warnings.map { "\($0.rule.id) \($0.onset)–\($0.expires) peak \($0.peak) cell \($0.cell.provenance)" }
+  }
+
+  /// Warnings evaluated over hours another reader read (local hours of a wider span, with
+  /// other metrics and instants beside them) are those the evaluator finds reading its own;
+  /// a series that lacks a rule's metric, the horizon's hours or canonical units is refused.
+  @Test func warningsOverAnotherReadersHoursAreThoseOfItsOwnReading() throws {
+    let forecaster = try #require(Self.forecaster)
+    let rules = try Self.rules(
+      Self.rule("wet", metric: "rain", "above", "0.5", duration: 2, validity: 24)
+        + Self.rule("warm", metric: "temp", "above", "15", validity: 12)
+        + Self.rule("gusty", metric: "wind_gusts", "above", "20 km/h", validity: 18))
+    let evaluator = WarningEvaluator(rules: rules)
+    let start = RainyStore.now - RainyStore.now % 3_600
+    // Hours from before the current one to past the horizon, then instants off the hour.
+    let instants = (-5...30).map { start + Int64($0) * 3_600 } + [RainyStore.now, start + 900]
+    let metrics: [Metric] = [.hum, .windGusts, .rain, .cloud, .temp]
+    var total = 0
+    for (i, j) in [(5, 9), (18, 9), (0, 0), (23, 17)] {
+      let point = try Self.centre(i, j)
+      let series = try forecaster.hourly(point, metrics: metrics, instants: instants)
+      let own = try evaluator.warnings(for: point, now: RainyStore.now, forecaster: forecaster)
+      let reused = try #require(evaluator.warnings(in: series, now: RainyStore.now, store: forecaster.store))
+      #expect(Self.summary(reused) == Self.summary(own), "at (\(i), \(j))")
+      total += own.count
+    }
+    #expect(total > 0, "some point is warned of, or the comparison shows nothing")
+    let point = try Self.centre(5, 9)
+    let withoutGusts = try forecaster.hourly(point, metrics: [.rain, .temp], instants: instants)
+    #expect(evaluator.warnings(in: withoutGusts, now: RainyStore.now, store: forecaster.store) == nil)
+    let short = try forecaster.hourly(point, metrics: metrics, instants: Array(instants[0..<25]))
+    #expect(evaluator.warnings(in: short, now: RainyStore.now, store: forecaster.store) == nil)
+    let offTheHour = try forecaster.hourly(point, metrics: metrics, instants: instants.map { $0 + 1_800 })
+    #expect(evaluator.warnings(in: offTheHour, now: RainyStore.now, store: forecaster.store) == nil)
+    var american = point
+    american.units = .us
+    let converted = try forecaster.hourly(american, metrics: metrics, instants: instants)
+    #expect(evaluator.warnings(in: converted, now: RainyStore.now, store: forecaster.store) == nil)
+  }
+
   @Test(arguments: [("temp", 1), ("temp", 3), ("rain", 2), ("wind_gusts", 1), ("apparent_temp", 3), ("hum", 4)])
   func everyRuleAgreesWithABruteForceSearchOfTheHourlyValues(_ name: String, _ duration: Int) throws {
     let forecaster = try #require(Self.forecaster)

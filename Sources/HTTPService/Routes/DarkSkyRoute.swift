@@ -61,21 +61,21 @@ struct DarkSkyRoute: Sendable {
     let darkSky = DarkSkyQuery(
       request: forecastRequest, time: time, isTimeMachine: parameters.time != nil, units: units,
       excluded: parameters.excluded, extendHourly: parameters.extendHourly, timeZoneName: zoneName)
-    let answer = try darkSky.answer(forecaster)
-    let alerts = parameters.excluded.contains(.alerts) ? [] : try alerts(forecastRequest, from: time, asked: request)
+    let answer = try darkSky.answer(forecaster, warnings: warnings)
+    let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
     return Response(
       status: .ok, headers: [.contentType: Responses.json],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: DarkSkyDocument(answer: answer, alerts: alerts).jsonBytes)))
   }
 
-  /// The warnings the point's forecast triggers from `time`, in Dark Sky's terms; each links
-  /// to the CAP document of the point, on the host the client asked.
-  private func alerts(_ point: ForecastRequest, from time: Int64, asked request: Request) throws -> [DarkSkyAlert] {
-    guard let warnings else { return [] }
-    let found = try warnings.warnings(for: point, now: time, forecaster: forecaster)
-    guard !found.isEmpty else { return [] }
-    let uri = AlertsRoute.capURL(request, latitude: point.latitude, longitude: point.longitude)
-    return found.map { warning in
+  /// The warnings in Dark Sky's terms; each links to the CAP document of the point, on the
+  /// host the client asked.
+  private func alerts(
+    _ warnings: [Warning], asked request: Request, latitude: Double, longitude: Double
+  ) -> [DarkSkyAlert] {
+    guard !warnings.isEmpty else { return [] }
+    let uri = AlertsRoute.capURL(request, latitude: latitude, longitude: longitude)
+    return warnings.map { warning in
       DarkSkyAlert(
         title: warning.rule.title, regions: [warning.cell.areaDescription], severity: warning.rule.severity.darkSky,
         time: warning.onset, expires: warning.expires, description: warning.rule.description, uri: uri)
