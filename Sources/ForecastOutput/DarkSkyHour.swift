@@ -75,7 +75,7 @@ public struct DarkSkyHour: Sendable, Equatable {
   /// `snow` from 90 %, `sleet` (a mix) from 10 %, `rain` below.
   public var precipitationType: DarkSkyPrecipitation? {
     guard isWet, let total = precipitation else { return nil }
-    switch weatherCode?.presentation.darkSky.dayIcon {
+    switch weatherCode?.darkSky.dayIcon {
     case "snow": return .snow
     case "sleet": return .sleet
     default: break

@@ -54,7 +54,7 @@ public struct DarkSkyQuery: Sendable {
   /// The longest model step `minutely` is made from.
   public static let longestMinutelyStep: Int64 = 3_600
 
-  /// The metrics an hour needs, in the order `DarkSkyHour` is filled from. `is_day` is not
+  /// The metrics an hour needs, in the order `DarkSkyColumns` reads them by. `is_day` is not
   /// among them: only the shown hours need it (see `sunUp`), a fifth of the instants read.
   static let metrics: [Metric] = [
     .temp, .apparentTemp, .dewPoint, .hum, .atmPress, .windVel, .windGusts, .windDir, .cloud, .visibility,
@@ -101,13 +101,14 @@ public struct DarkSkyQuery: Sendable {
         ? dayHours[index].utcOffset : zone.utcOffset(at: instant)
     }
     let evaluator = excluded.contains(.alerts) ? nil : evaluator
-    // The rules' metrics after the hour's, whose positions `DarkSkyHour` reads by.
+    // The rules' metrics after the hour's, whose positions `DarkSkyColumns` reads by.
     var metrics = Self.metrics
     for rule in evaluator?.rules.rules ?? [] where !metrics.contains(rule.metric) { metrics.append(rule.metric) }
     let series = try forecaster.hourly(request, metrics: metrics, instants: instants, utcOffsets: offsets)
 
+    let columns = DarkSkyColumns(series)
     func hour(value index: Int, amount amountIndex: Int) -> DarkSkyHour {
-      DarkSkyHour(series, value: index, amount: amountIndex)
+      columns.hour(value: index, amount: amountIndex)
     }
     let grid = (0..<(gridCount - 1)).map { hour(value: $0, amount: $0 + 1) }
     let covered = (0..<(gridCount - 1)).map { series.sourceOfHour[$0] != nil }
@@ -172,10 +173,9 @@ public struct DarkSkyQuery: Sendable {
     {
       answer.minutelyStep = step
       answer.minutely = quarterEnds.enumerated().map { minute, end in
-        let index = gridCount + (extra.firstIndex(of: end) ?? 0)
-        let point = hour(value: index, amount: index)
+        let (precipitation, probability) = columns.minute(gridCount + (extra.firstIndex(of: end) ?? 0))
         return DarkSkyMinute(
-          time: firstMinute + Int64(minute) * 60, precipitation: point.precipitation, probability: point.probability)
+          time: firstMinute + Int64(minute) * 60, precipitation: precipitation, probability: probability)
       }
     }
     return answer
@@ -197,31 +197,5 @@ public struct DarkSkyQuery: Sendable {
       if !names.contains(name) { names.append(name) }
     }
     return names
-  }
-}
-
-extension DarkSkyHour {
-  /// The hour whose instantaneous values are at `value` and whose amounts and weather code
-  /// are at `amount` in `series` (read with `DarkSkyQuery.metrics`); `isDay` is left for
-  /// the caller.
-  init(_ series: HourlySeries, value: Int, amount: Int) {
-    self.init(time: series.hours[value].instant, utcOffset: series.hours[value].utcOffset)
-    let columns = series.values
-    func at(_ metric: Int, _ index: Int) -> Double? { columns[metric][index] }
-    temperature = at(0, value)
-    apparentTemperature = at(1, value)
-    dewPoint = at(2, value)
-    humidity = at(3, value)
-    pressure = at(4, value)
-    windSpeed = at(5, value)
-    windGust = at(6, value)
-    windBearing = at(7, value)
-    cloudCover = at(8, value)
-    visibility = at(9, value).map { min($0, Self.visibilityCap) }
-    shortwave = at(10, value)
-    precipitation = at(11, amount)
-    snow = at(12, amount)
-    probability = at(13, amount)
-    weatherCode = at(14, amount).flatMap { WeatherCode(rawValue: Int($0.rounded())) }
   }
 }

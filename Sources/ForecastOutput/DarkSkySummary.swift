@@ -50,7 +50,7 @@ public enum DarkSkySummary {
   public static func point(_ hour: DarkSkyHour) -> Text {
     var text: Text
     if let code = hour.weatherCode {
-      let condition = code.presentation.darkSky
+      let condition = code.darkSky
       text = Text(summary: condition.summary, icon: condition.icon(isDay: hour.isDay))
     } else if let type = hour.precipitationType {
       text = Text(summary: title(of: intensity(hour.precipitation ?? 0) + noun(type)), icon: type.rawValue)
@@ -196,7 +196,7 @@ public enum DarkSkySummary {
     case clear, partlyCloudy, overcast, fog, wind
 
     init(_ hour: DarkSkyHour) {
-      if hour.weatherCode?.presentation.darkSky.dayIcon == "fog" {
+      if hour.weatherCode?.darkSky.dayIcon == "fog" {
         self = .fog
       } else if (hour.windSpeed ?? 0) >= DarkSkySummary.windy {
         self = .wind
@@ -325,16 +325,20 @@ public enum DarkSkySummary {
   static func sentence(_ summary: String) -> String { summary.prefix(1) + summary.dropFirst().lowercased() }
 
   /// The most frequent item, the earliest of those tied.
-  static func mostFrequent<Item: Hashable>(_ items: [Item]) -> Item? {
-    var counts: [Item: Int] = [:]
-    for item in items { counts[item, default: 0] += 1 }
-    var best: Item?
-    var bestCount = 0
-    for item in items where counts[item, default: 0] > bestCount {
-      best = item
-      bestCount = counts[item, default: 0]
+  static func mostFrequent<Item: Equatable>(_ items: [Item]) -> Item? {
+    // A day's few items are of a few kinds: counting them in a list of the kinds met, in
+    // the order first met, costs less than hashing each (2 % of a forecast).
+    var kinds: [(item: Item, count: Int)] = []
+    for item in items {
+      if let known = kinds.firstIndex(where: { $0.item == item }) {
+        kinds[known].count += 1
+      } else {
+        kinds.append((item, 1))
+      }
     }
-    return best
+    var best: (item: Item, count: Int)?
+    for kind in kinds where kind.count > best?.count ?? 0 { best = kind }
+    return best?.item
   }
 
   /// "a", "a and b", "a, b and c".

@@ -87,12 +87,19 @@ public struct WarningEvaluator: Sendable {
       guard let values = series.values(of: rule.metric) else { continue }
       // The stamp of hour k: its start for an instant, its end for an amount or a class.
       let stampOffset = first + (rule.metric.temporal == .instant ? 0 : 1)
-      let value = { (hour: Int) in values[hour + stampOffset].map(rule.inThresholdUnit) }
+      // Converted once per hour up front: converting inside the search, with
+      // `map(rule.inThresholdUnit)`, copied the rule for every value (5 % of a Dark Sky
+      // forecast).
+      var converted = [Double?](repeating: nil, count: rule.validityHours)
+      for hour in converted.indices {
+        if let value = values[hour + stampOffset] { converted[hour] = rule.inThresholdUnit(value) }
+      }
       for run in Self.runs(
-        hours: rule.validityHours, minimum: rule.durationHours, triggers: { value($0).map(rule.triggers) ?? false })
+        hours: rule.validityHours, minimum: rule.durationHours,
+        triggers: { hour in converted[hour].map { rule.triggers($0) } ?? false })
       {
         let stamp = run.lowerBound + stampOffset
-        let runValues = run.compactMap(value)
+        let runValues = converted[run].compactMap { $0 }
         let peak = (rule.comparison == .above ? runValues.max() : runValues.min()) ?? rule.threshold
         guard let source = series.sourceOfHour[stamp], let cell = cells.cell(series.provenance[source]) else {
           continue
