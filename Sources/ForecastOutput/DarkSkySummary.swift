@@ -145,10 +145,12 @@ public enum DarkSkySummary {
     let heavy = days.indices.filter { days[$0].precipitation >= wetDay }
     let light = heavy.isEmpty ? days.indices.filter { days[$0].type != nil } : []
     let wetDays = heavy.isEmpty ? light : heavy
+    // A Time Machine answer has one day.
+    let span = days.count == 1 ? "the day" : "the week"
     var summary: String
     var icon: String
     if wetDays.isEmpty {
-      summary = "No precipitation throughout the week"
+      summary = "No precipitation throughout \(span)"
       icon = mostFrequent(days.map(\.text.icon)) ?? "cloudy"
     } else {
       let types = wetDays.compactMap { days[$0].type }
@@ -157,7 +159,7 @@ public enum DarkSkySummary {
       let noun = title(of: light.isEmpty ? kind : "light " + kind)
       icon = type.rawValue
       if wetDays.count == days.count {
-        summary = "\(noun) throughout the week"
+        summary = "\(noun) throughout \(span)"
       } else {
         // Runs of consecutive wet days: "today", "on Tuesday and Wednesday", "on Tuesday through Friday".
         var runs: [ClosedRange<Int>] = []

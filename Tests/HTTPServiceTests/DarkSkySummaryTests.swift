@@ -151,5 +151,12 @@ import Testing
         == .init(
           summary: "Light rain on Wednesday and on Saturday, with high temperatures peaking at 24°C on Friday.",
           icon: "rain"))
+    // A Time Machine answer's one day is "the day", not "the week".
+    #expect(
+      DarkSkySummary.week(Array(week([0, 2], highs: highs).prefix(1)), temperatureUnit: "°C").summary
+        == "No precipitation throughout the day.")
+    #expect(
+      DarkSkySummary.week(Array(week([3], highs: highs)), temperatureUnit: "°C").summary
+        == "Rain throughout the day.")
   }
 }
