@@ -11,10 +11,10 @@ extension Convention: ExpressibleByArgument {}
 struct IngestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ingest",
-    abstract: "Derive the metrics of a run's NetCDF files (WRF or CF) and publish one cube per domain.",
+    abstract: "Derive the metrics of a run's NetCDF files (WRF, MM5 or CF) and publish one cube per domain.",
     discussion: """
       Files may be given in any order, one file with many steps or one file per step; they \
-      are sorted by time (WRF Times or CF time; the convention is detected unless --convention \
+      are sorted by time (WRF Times, or the CF-style time axis of MM5 and CF files; the convention is detected unless --convention \
       says). Duplicate steps, gaps and uneven steps are errors. Metrics whose \
       inputs are missing are left out with a warning on standard error. Prints the path of \
       each published cube. Temporary files left in the store by killed ingests are removed \
@@ -37,11 +37,11 @@ struct IngestCommand: ParsableCommand {
       discussion: #"Example: {"temp": {"variable": "TAIR2", "units": "degF"}}"#))
   var map: String?
 
-  @Argument(help: "NetCDF files of one run: WRF wrfout files, or CF files such as GFS or ERA5 converted to NetCDF.")
+  @Argument(help: "NetCDF files of one run: WRF wrfout files, MM5 output in NetCDF, or CF files such as GFS or ERA5.")
   var files: [String]
 
   func validate() throws {
-    guard !files.isEmpty else { throw ValidationError("give at least one wrfout file") }
+    guard !files.isEmpty else { throw ValidationError("give at least one NetCDF file of the run") }
   }
 
   func run() throws {

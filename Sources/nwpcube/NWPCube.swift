@@ -4,7 +4,7 @@ import ArgumentParser
 struct NWPCube: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "nwpcube",
-    abstract: "Serve point forecasts from WRF model output through a compact memory-mapped cube.",
+    abstract: "Serve point forecasts from WRF, MM5 and CF model output through a compact memory-mapped cube.",
     discussion: """
       Ingest a run's wrfout files into a store, then ask for values at any latitude, \
       longitude and time inside the run. Errors name the file, variable or parameter at \
