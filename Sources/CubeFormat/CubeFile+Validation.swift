@@ -122,8 +122,8 @@ extension CubeFile {
       throw fail("corrupted: domain is not NUL-terminated UTF-8 text")
     }
     let header = CubeHeader(
-      width: plan.width, height: plan.height, steps: plan.steps,
-      firstStep: base.le(CubeLayout.firstStepOffset, as: Int64.self),
+      width: plan.width, height: plan.height, stepCount: plan.steps,
+      firstTime: base.le(CubeLayout.firstTimeOffset, as: Int64.self),
       stepSeconds: base.le(CubeLayout.stepSecondsOffset, as: Int64.self),
       runStart: base.le(CubeLayout.runStartOffset, as: Int64.self),
       model: model, domain: domain,
@@ -179,10 +179,10 @@ extension CubeFile {
   ) throws(CubeError) -> (width: Int, height: Int, steps: Int, layout: CubeLayout.Plan) {
     let storedWidth = base.le(CubeLayout.widthOffset, as: UInt32.self)
     let storedHeight = base.le(CubeLayout.heightOffset, as: UInt32.self)
-    let storedSteps = base.le(CubeLayout.stepsOffset, as: UInt32.self)
+    let storedSteps = base.le(CubeLayout.stepCountOffset, as: UInt32.self)
     // u32 always fits an Int on the 64-bit platforms nwpcube builds for.
     let (width, height, steps) = (Int(storedWidth), Int(storedHeight), Int(storedSteps))
-    if let problem = CubeLimits.shapeProblem(width: width, height: height, steps: steps) {
+    if let problem = CubeLimits.shapeProblem(width: width, height: height, stepCount: steps) {
       throw fail("corrupted: \(problem)")
     }
     let shape = "\(width)×\(height)×\(steps)"

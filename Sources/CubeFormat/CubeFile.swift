@@ -30,7 +30,7 @@ public final class CubeFile: @unchecked Sendable {
   /// Where the terrain section starts, as validated; nil without one.
   private let terrainOffset: Int?
   @usableFromInline let data: [UnsafePointer<UInt16>]
-  @usableFromInline let steps: Int
+  @usableFromInline let stepCount: Int
 
   /// Maps and validates the cube at `path`. With `verifyChecksums` false the data blocks
   /// are not hashed (the header is always verified).
@@ -71,7 +71,7 @@ public final class CubeFile: @unchecked Sendable {
     self.base = base
     self.fileBytes = size
     self.identity = FileIdentity(status: status)
-    self.steps = header.steps
+    self.stepCount = header.stepCount
   }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileBytes) }
@@ -79,14 +79,14 @@ public final class CubeFile: @unchecked Sendable {
   /// The stored word of `metric` at `cell` and `step`; indices must be in range.
   @inlinable
   public func word(metric: Int, cell: Int, step: Int) -> UInt16 {
-    UInt16(littleEndian: data[metric][cell &* steps &+ step])
+    UInt16(littleEndian: data[metric][cell &* stepCount &+ step])
   }
 
   /// Starts fetching the word of `metric` at `cell` and `step` into the cache, so that a
   /// read shortly after does not wait for memory. Indices must be in range.
   @inlinable
   public func prefetch(metric: Int, cell: Int, step: Int) {
-    nwp_prefetch(data[metric] + (cell &* steps &+ step))
+    nwp_prefetch(data[metric] + (cell &* stepCount &+ step))
   }
 
   /// Starts fetching every cache line of `metric`'s words at `cell` for `steps` (a range
@@ -96,8 +96,8 @@ public final class CubeFile: @unchecked Sendable {
   @inlinable
   public func prefetch(metric: Int, cell: Int, steps range: Range<Int>) {
     guard !range.isEmpty else { return }
-    let first = UnsafeRawPointer(data[metric] + (cell &* steps &+ range.lowerBound))
-    let last = UnsafeRawPointer(data[metric] + (cell &* steps &+ range.upperBound - 1))
+    let first = UnsafeRawPointer(data[metric] + (cell &* stepCount &+ range.lowerBound))
+    let last = UnsafeRawPointer(data[metric] + (cell &* stepCount &+ range.upperBound - 1))
     // One prefetch per 64-byte line, aligned down so that the last line is not skipped.
     var line = UnsafeRawPointer(bitPattern: UInt(bitPattern: first) & ~63) ?? first
     while line <= last {
@@ -111,7 +111,7 @@ public final class CubeFile: @unchecked Sendable {
   public func withSeries<R>(
     metric: Int, cell: Int, _ body: (UnsafeBufferPointer<UInt16>) throws -> R
   ) rethrows -> R {
-    try body(UnsafeBufferPointer(start: data[metric] + cell &* steps, count: steps))
+    try body(UnsafeBufferPointer(start: data[metric] + cell &* stepCount, count: stepCount))
   }
 
   /// Latitudes of every cell (copied out of the mapping).

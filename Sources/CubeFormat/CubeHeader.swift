@@ -4,10 +4,10 @@ public struct CubeHeader: Sendable, Equatable {
   public var width: Int
   /// Cells south–north.
   public var height: Int
-  /// Number of time steps.
-  public var steps: Int
+  /// Number of time steps; step indices are `0..<stepCount`.
+  public var stepCount: Int
   /// Valid time of the first step, Unix seconds (UTC).
-  public var firstStep: Int64
+  public var firstTime: Int64
   /// Seconds between steps.
   public var stepSeconds: Int64
   /// Start (initialisation) time of the model run, Unix seconds (UTC).
@@ -24,14 +24,14 @@ public struct CubeHeader: Sendable, Equatable {
   public var metrics: [CubeMetric]
 
   public init(
-    width: Int, height: Int, steps: Int, firstStep: Int64, stepSeconds: Int64, runStart: Int64,
+    width: Int, height: Int, stepCount: Int, firstTime: Int64, stepSeconds: Int64, runStart: Int64,
     model: String, domain: String, gridSpacing: Double, projection: CubeProjection,
     metrics: [CubeMetric]
   ) {
     self.width = width
     self.height = height
-    self.steps = steps
-    self.firstStep = firstStep
+    self.stepCount = stepCount
+    self.firstTime = firstTime
     self.stepSeconds = stepSeconds
     self.runStart = runStart
     self.model = model
@@ -52,9 +52,9 @@ public struct CubeHeader: Sendable, Equatable {
   /// Valid time of the last step. Exact for a header within `CubeLimits` (every header a
   /// reader returns); `Int64.max` or `Int64.min` where the sum overflows, and `firstStep`
   /// for a header without steps.
-  public var lastStep: Int64 {
-    guard steps > 0 else { return firstStep }
-    return CubeLimits.lastStep(firstStep: firstStep, stepSeconds: stepSeconds, steps: steps)
+  public var lastTime: Int64 {
+    guard stepCount > 0 else { return firstTime }
+    return CubeLimits.lastTime(firstTime: firstTime, stepSeconds: stepSeconds, stepCount: stepCount)
       ?? (stepSeconds > 0 ? .max : .min)
   }
 }

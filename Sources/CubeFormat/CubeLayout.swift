@@ -14,9 +14,9 @@ enum CubeLayout {
   static let fileBytesOffset = 16
   static let widthOffset = 24
   static let heightOffset = 28
-  static let stepsOffset = 32
+  static let stepCountOffset = 32
   static let metricCountOffset = 36
-  static let firstStepOffset = 40
+  static let firstTimeOffset = 40
   static let stepSecondsOffset = 48
   static let runStartOffset = 56
   static let gridSpacingOffset = 64

@@ -11,7 +11,7 @@ public enum CubeLimits {
   /// Cells in all: the locators index cells with `Int32`.
   public static let cells: ClosedRange<Int> = 1...Int(Int32.max)
   /// Time steps: a century of hourly output, or a year of one-minute output, fits.
-  public static let steps: ClosedRange<Int> = 1...1_000_000
+  public static let stepCount: ClosedRange<Int> = 1...1_000_000
   /// Metrics in the table.
   public static let metrics: ClosedRange<Int> = 1...256
   /// Seconds between steps: 1 s to 31 days.
@@ -28,7 +28,7 @@ public enum CubeLimits {
   /// What is wrong with `header` (without the "corrupted: " a reader puts first), nil when
   /// every field is within the limits. The text names the field and its allowed range.
   public static func problem(in header: CubeHeader) -> String? {
-    if let problem = shapeProblem(width: header.width, height: header.height, steps: header.steps) {
+    if let problem = shapeProblem(width: header.width, height: header.height, stepCount: header.stepCount) {
       return problem
     }
     guard metrics.contains(header.metrics.count) else {
@@ -38,22 +38,24 @@ public enum CubeLimits {
   }
 
   /// What is wrong with a shape: each side, the cells and the steps against their limits.
-  public static func shapeProblem(width: Int, height: Int, steps: Int) -> String? {
+  public static func shapeProblem(width: Int, height: Int, stepCount: Int) -> String? {
     guard sides.contains(width) else { return "width \(width) is not in \(range(sides)) cells" }
     guard sides.contains(height) else { return "height \(height) is not in \(range(sides)) cells" }
     // Both sides are at most 100 000 here, so the product cannot overflow.
     guard cells.contains(width * height) else {
       return "\(width) × \(height) = \(width * height) cells is not in \(range(cells))"
     }
-    guard self.steps.contains(steps) else { return "step count \(steps) is not in \(range(self.steps))" }
+    guard self.stepCount.contains(stepCount) else {
+      return "step count \(stepCount) is not in \(range(self.stepCount))"
+    }
     return nil
   }
 
-  /// The last step's valid time, nil when it is not a representable time; `steps` must be
-  /// positive.
-  public static func lastStep(firstStep: Int64, stepSeconds: Int64, steps: Int) -> Int64? {
-    let (span, spanOverflow) = Int64(steps - 1).multipliedReportingOverflow(by: stepSeconds)
-    let (last, lastOverflow) = firstStep.addingReportingOverflow(span)
+  /// The last step's valid time, nil when it is not a representable time; `stepCount` must
+  /// be positive.
+  public static func lastTime(firstTime: Int64, stepSeconds: Int64, stepCount: Int) -> Int64? {
+    let (span, spanOverflow) = Int64(stepCount - 1).multipliedReportingOverflow(by: stepSeconds)
+    let (last, lastOverflow) = firstTime.addingReportingOverflow(span)
     return spanOverflow || lastOverflow ? nil : last
   }
 
@@ -61,16 +63,16 @@ public enum CubeLimits {
     guard stepSeconds.contains(header.stepSeconds) else {
       return "step length \(header.stepSeconds) s is not in 1 s…31 days (\(stepSeconds.upperBound) s)"
     }
-    guard times.contains(header.firstStep) else {
-      return "first step \(header.firstStep) is not a time in \(timeRange)"
+    guard times.contains(header.firstTime) else {
+      return "first step \(header.firstTime) is not a time in \(timeRange)"
     }
     guard times.contains(header.runStart) else {
       return "run start \(header.runStart) is not a time in \(timeRange)"
     }
-    let last = lastStep(firstStep: header.firstStep, stepSeconds: header.stepSeconds, steps: header.steps)
+    let last = lastTime(firstTime: header.firstTime, stepSeconds: header.stepSeconds, stepCount: header.stepCount)
     guard let last, times.contains(last) else {
       return
-        "last step (first step \(header.firstStep) + \(header.steps - 1) × \(header.stepSeconds) s) is not a time in \(timeRange)"
+        "last step (first step \(header.firstTime) + \(header.stepCount - 1) × \(header.stepSeconds) s) is not a time in \(timeRange)"
     }
     return nil
   }

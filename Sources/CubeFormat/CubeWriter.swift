@@ -71,10 +71,10 @@ public final class CubeWriter {
       throw CubeError(path: destination, reason: "cannot write: \(problem)")
     }
     plan = CubeLayout.Plan(
-      cells: header.cells, steps: header.steps, metricCount: header.metrics.count, terrain: terrain != nil)
+      cells: header.cells, steps: header.stepCount, metricCount: header.metrics.count, terrain: terrain != nil)
     // One step of every metric; the limits above keep this product small enough.
     let stepBytes = header.cells * header.metrics.count * MemoryLayout<UInt16>.size
-    let fitting = min(header.steps, bufferBytes / max(stepBytes, 1))
+    let fitting = min(header.stepCount, bufferBytes / max(stepBytes, 1))
     blockSteps = fitting >= 2 ? fitting : 0
     let directory = FileSystem.directory(of: destination)
     try FileSystem.makeDirectories(directory, for: destination)
@@ -128,13 +128,13 @@ public final class CubeWriter {
   /// such cells are stored as missing.
   @discardableResult
   public func write(metric: Int, step: Int, values: [Double]) -> Int? {
-    guard let base, header.metrics.indices.contains(metric), (0..<header.steps).contains(step),
+    guard let base, header.metrics.indices.contains(metric), (0..<header.stepCount).contains(step),
       values.count == header.cells
     else { return 0 }
     let definition = header.metrics[metric]
     guard blockSteps > 0 else {
       let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
-      return Self.store(values, definition, into: data + step, stride: header.steps)
+      return Self.store(values, definition, into: data + step, stride: header.stepCount)
     }
     if blockIndex != step / blockSteps { enterBlock(step / blockSteps) }
     let row = (metric * blockSteps + step % blockSteps) * header.cells
@@ -162,7 +162,7 @@ public final class CubeWriter {
 
   /// The steps of block `index`: `blockSteps` of them, fewer in the last block.
   private func steps(ofBlock index: Int) -> Range<Int> {
-    index * blockSteps..<min((index + 1) * blockSteps, header.steps)
+    index * blockSteps..<min((index + 1) * blockSteps, header.stepCount)
   }
 
   /// Writes the current block into the mapping and makes block `index` current: missing
@@ -192,7 +192,7 @@ public final class CubeWriter {
   /// buffer's cache lines.
   private func transferBlock(_ index: Int, toMapping: Bool) {
     guard let base else { return }
-    let (cells, steps) = (header.cells, header.steps)
+    let (cells, steps) = (header.cells, header.stepCount)
     let range = self.steps(ofBlock: index)
     block.withUnsafeMutableBufferPointer { words in
       for metric in header.metrics.indices {
@@ -260,9 +260,9 @@ public final class CubeWriter {
     base.setLE(UInt64(plan.fileBytes), at: CubeLayout.fileBytesOffset)
     base.setLE(UInt32(h.width), at: CubeLayout.widthOffset)
     base.setLE(UInt32(h.height), at: CubeLayout.heightOffset)
-    base.setLE(UInt32(h.steps), at: CubeLayout.stepsOffset)
+    base.setLE(UInt32(h.stepCount), at: CubeLayout.stepCountOffset)
     base.setLE(UInt32(h.metrics.count), at: CubeLayout.metricCountOffset)
-    base.setLE(h.firstStep, at: CubeLayout.firstStepOffset)
+    base.setLE(h.firstTime, at: CubeLayout.firstTimeOffset)
     base.setLE(h.stepSeconds, at: CubeLayout.stepSecondsOffset)
     base.setLE(h.runStart, at: CubeLayout.runStartOffset)
     base.setLE(h.gridSpacing, at: CubeLayout.gridSpacingOffset)

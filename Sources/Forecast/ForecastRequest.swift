@@ -73,7 +73,7 @@ public struct Provenance: Sendable, Hashable {
     j = source.location.j
     latitude = source.location.latitude
     longitude = source.location.longitude
-    elevation = source.cube.terrainHeight(at: source.location)
+    elevation = try? source.cube.terrainHeight(at: source.location)
     absent = source.cube.absentMetrics
   }
 

@@ -289,7 +289,7 @@ public struct Forecaster: Sendable {
     if let target = request.elevation {
       // A cube that does not know its terrain answers uncorrected.
       reader.temperatureShifts = sources.sources.map { source in
-        source.cube.terrainHeight(at: source.location).map {
+        (try? source.cube.terrainHeight(at: source.location))?.map {
           ElevationCorrection.shift(modelHeight: $0, target: target)
         } ?? 0
       }

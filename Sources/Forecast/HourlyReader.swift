@@ -13,8 +13,9 @@ struct HourlyReader {
     /// Index in `sources.sources`, or nil where no source covers the instants.
     let source: Int?
     let instants: Range<Int>
-    /// The source's step of the first instant when the stretch lies on consecutive steps.
-    let firstStep: Int?
+    /// The index of the source's step at the first instant, when the stretch lies on
+    /// consecutive steps.
+    let firstStepIndex: Int?
   }
 
   let sources: PointSources
@@ -32,7 +33,7 @@ struct HourlyReader {
     self.instants = instants
     self.segments = withUnsafeTemporaryAllocation(of: Span.self, capacity: sources.sources.count) { spans in
       for (index, source) in sources.sources.enumerated() {
-        spans.initializeElement(at: index, to: (source.cube.firstTime, source.cube.lastStep, source.cube.stepLength))
+        spans.initializeElement(at: index, to: (source.cube.firstTime, source.cube.lastTime, source.cube.stepLength))
       }
       return Self.segments(of: instants, spans: UnsafeBufferPointer(spans))
     }
@@ -59,10 +60,10 @@ struct HourlyReader {
         until = min(until, span.first - 1)
       }
       var end = start + 1
-      var firstStep: Int?
+      var firstStepIndex: Int?
       if let source, (time - spans[source].first) % spans[source].step == 0 {
         let step = spans[source].step
-        firstStep = Int((time - spans[source].first) / step)
+        firstStepIndex = Int((time - spans[source].first) / step)
         while end < instants.count, instants[end] == instants[end - 1] + step, instants[end] <= until { end += 1 }
       } else {
         // Off the source's steps (each instant interpolated on its own), or uncovered.
@@ -70,7 +71,7 @@ struct HourlyReader {
           end += 1
         }
       }
-      segments.append(Segment(source: source, instants: start..<end, firstStep: firstStep))
+      segments.append(Segment(source: source, instants: start..<end, firstStepIndex: firstStepIndex))
       start = end
     }
     return segments
@@ -198,7 +199,7 @@ struct HourlyReader {
   /// before reading any makes the misses overlap rather than follow one another.
   func prefetch(_ metrics: [Metric]) {
     for segment in segments {
-      guard let index = segment.source, let first = segment.firstStep else { continue }
+      guard let index = segment.source, let first = segment.firstStepIndex else { continue }
       let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
       let steps = first..<(first + segment.instants.count)
       for metric in metrics { cube.prefetchSeries(cube.metric(metric), at: location, steps: steps) }
@@ -245,8 +246,14 @@ struct HourlyReader {
     into output: UnsafeMutableBufferPointer<Double>
   ) {
     let (resolved, range) = (cube.metric(metric), segment.instants)
-    if let first = segment.firstStep {
-      cube.series(resolved, at: location, steps: first..<(first + range.count), into: output)
+    if let first = segment.firstStepIndex {
+      // The source's own cube made the location and resolved the metric, so the read does
+      // not throw; were it to, the values would be missing, as for `value` below.
+      do {
+        try cube.series(resolved, at: location, steps: first..<(first + range.count), into: output)
+      } catch {
+        output.update(repeating: .nan)
+      }
     } else {
       for (offset, instant) in range.enumerated() {
         let value = try? cube.value(resolved, at: location, time: instants[instant])
@@ -289,14 +296,19 @@ struct HourlyReader {
         words.update(repeating: WordDecoding.missing)
         continue
       }
-      guard let first = segment.firstStep else { return nil }
+      guard let first = segment.firstStepIndex else { return nil }
       let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
       let resolved = cube.metric(metric)
-      guard let own = cube.wordDecoding(resolved, at: location), decoding == nil || decoding == own else {
+      guard let own = try? cube.wordDecoding(resolved, at: location), decoding == nil || decoding == own else {
         return nil
       }
       decoding = own
-      cube.words(resolved, at: location, steps: first..<(first + range.count), into: words)
+      // As in `readColumn`: the source's own handles; nil sends the caller to the values.
+      do {
+        try cube.words(resolved, at: location, steps: first..<(first + range.count), into: words)
+      } catch {
+        return nil
+      }
     }
     return decoding
   }

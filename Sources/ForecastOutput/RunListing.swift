@@ -17,9 +17,9 @@ public enum RunListing {
     members.append(("bytes", String(run.bytes)))
     if let header = run.header {
       members += [
-        ("first", JSONText.string(UTC.iso8601(header.firstStep))),
-        ("last", JSONText.string(UTC.iso8601(header.lastStep))),
-        ("steps", String(header.steps)), ("step_seconds", String(header.stepSeconds)),
+        ("first", JSONText.string(UTC.iso8601(header.firstTime))),
+        ("last", JSONText.string(UTC.iso8601(header.lastTime))),
+        ("steps", String(header.stepCount)), ("step_seconds", String(header.stepSeconds)),
       ]
     } else {
       members.append(("problem", JSONText.string(run.problem ?? "")))

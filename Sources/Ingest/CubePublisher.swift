@@ -12,7 +12,7 @@ enum CubePublisher {
     let first = plan.steps[0]
     let run = UTC.runIdentifier(plan.runStart)
     let header = CubeHeader(
-      width: plan.width, height: plan.height, steps: plan.steps.count, firstStep: first.time,
+      width: plan.width, height: plan.height, stepCount: plan.steps.count, firstTime: first.time,
       stepSeconds: plan.stepSeconds, runStart: plan.runStart, model: model, domain: plan.domain,
       // A spacing no cube can hold (DX negative or NaN) is stored as unknown, 0: the
       // projection check has already warned that it describes no projection, and the

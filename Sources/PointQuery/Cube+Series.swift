@@ -2,30 +2,37 @@ import CubeFormat
 import Meteorology
 
 extension Cube {
-  /// The steps whose valid times lie in `from…to`, or `timeOutsideRun` when none do.
-  public func steps(from: Int64, to: Int64) throws(QueryError) -> Range<Int> {
-    guard from <= to, to >= firstStep, from <= lastStep else {
-      throw .timeOutsideRun(time: from < firstStep ? from : to, run: run, first: firstStep, last: lastStep)
+  /// The indices of the steps whose valid times lie in `from…to`, or `timeOutsideRun`
+  /// when none do.
+  public func stepIndices(from: Int64, to: Int64) throws(QueryError) -> Range<Int> {
+    guard from <= to, to >= firstTime, from <= lastTime else {
+      throw .timeOutsideRun(time: from < firstTime ? from : to, run: run, first: firstTime, last: lastTime)
     }
     // Clamped to the run before subtracting: a caller may ask from Int64.min to Int64.max,
-    // and the difference of such a bound and the first step would overflow.
-    let (from, to) = (max(from, firstStep), min(to, lastStep))
-    let first = Int((from - firstStep + stepSeconds - 1) / stepSeconds)
-    let last = Int((to - firstStep) / stepSeconds)
+    // and the difference of such a bound and the first step's time would overflow.
+    let (from, to) = (max(from, firstTime), min(to, lastTime))
+    let first = Int((from - firstTime + stepLength - 1) / stepLength)
+    let last = Int((to - firstTime) / stepLength)
     guard first <= last else {
-      throw .timeOutsideRun(time: from, run: run, first: firstStep, last: lastStep)
+      throw .timeOutsideRun(time: from, run: run, first: firstTime, last: lastTime)
     }
     return first..<(last + 1)
   }
 
-  /// Writes `metric`'s values at the given steps into `output` (NaN where missing), without
-  /// allocating: a point's series of one stored metric is one contiguous run of words.
+  /// Writes `metric`'s values at the steps whose indices are `range` into `output` (NaN
+  /// where missing), without allocating: a point's series of one stored metric is one
+  /// contiguous run of words. `foreignHandle` when another cube made `metric` or
+  /// `location`.
+  /// - Precondition: `output` holds `range.count` values and `range` lies in
+  ///   `0..<stepCount`.
   @inlinable
   public func series(
     _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
     into output: UnsafeMutableBufferPointer<Double>
-  ) {
-    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= steps)
+  ) throws(QueryError) {
+    try check(metric)
+    try check(location)
+    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     switch metric.source {
     case .stored(let slot):
       if location.method == .nearest {
@@ -82,10 +89,12 @@ extension Cube {
   /// Starts fetching the words `series(metric, at: location, steps: range, into:)` will
   /// read, without waiting for them. A point's series of different metrics lie far apart
   /// in the file, each a cache miss on a cold point; a caller reading several issues them
-  /// all first, so that the misses overlap.
+  /// all first, so that the misses overlap. A hint only: handles another cube made are
+  /// ignored here (the read that follows refuses them).
   @inlinable
   public func prefetchSeries(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) {
-    precondition(range.lowerBound >= 0 && range.upperBound <= steps)
+    guard metric.maker.value == identity.value, location.maker.value == identity.value else { return }
+    precondition(range.lowerBound >= 0 && range.upperBound <= stepCount)
     let slots: (Int, Int?)
     switch metric.source {
     case .stored(let slot): slots = (slot, nil)
@@ -109,8 +118,11 @@ extension Cube {
 
   /// How `metric`'s stored words decode at `location`, when each of its values there is one
   /// stored word (a stored metric at the nearest cell); nil otherwise (derived, bilinear or
-  /// absent). See `words(_:at:steps:into:)`.
-  public func wordDecoding(_ metric: QueryMetric, at location: PointLocation) -> WordDecoding? {
+  /// absent). See `words(_:at:steps:into:)`. `foreignHandle` when another cube made
+  /// `metric` or `location`.
+  public func wordDecoding(_ metric: QueryMetric, at location: PointLocation) throws(QueryError) -> WordDecoding? {
+    try check(metric)
+    try check(location)
     guard case .stored(let slot) = metric.source, location.method == .nearest else { return nil }
     return decodings[slot]
   }
@@ -118,25 +130,35 @@ extension Cube {
   /// Writes `metric`'s stored words at the given steps into `output`, undecoded
   /// (`WordDecoding.missing` where missing). Decoding is monotonic, so a caller that orders
   /// values (a median, extremes) can order words and decode only the ones it keeps.
-  /// - Precondition: `wordDecoding(metric, at: location)` is not nil.
+  /// `foreignHandle` when another cube made `metric` or `location`.
+  /// - Precondition: `wordDecoding(metric, at: location)` is not nil, `output` holds
+  ///   `range.count` words and `range` lies in `0..<stepCount`.
   @inlinable
   public func words(
     _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
     into output: UnsafeMutableBufferPointer<UInt16>
-  ) {
+  ) throws(QueryError) {
+    try check(metric)
+    try check(location)
     guard case .stored(let slot) = metric.source, location.method == .nearest else {
       preconditionFailure("words of a metric that is not one stored word per value")
     }
-    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= steps)
+    precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     file.withSeries(metric: slot, cell: location.cell) { words in
       for (index, step) in range.enumerated() { output[index] = UInt16(littleEndian: words[step]) }
     }
   }
 
-  /// `metric`'s values at the given steps, nil where missing.
-  public func series(_ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>) -> [Double?] {
+  /// `metric`'s values at the steps whose indices are `range`, nil where missing.
+  /// `foreignHandle` when another cube made `metric` or `location`.
+  /// - Precondition: `range` lies in `0..<stepCount`.
+  public func series(
+    _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>
+  ) throws(QueryError) -> [Double?] {
     var buffer = [Double](repeating: .nan, count: range.count)
-    buffer.withUnsafeMutableBufferPointer { series(metric, at: location, steps: range, into: $0) }
+    try buffer.withUnsafeMutableBufferPointer { (output) throws(QueryError) in
+      try series(metric, at: location, steps: range, into: output)
+    }
     return buffer.map { $0.isNaN ? nil : $0 }
   }
 }

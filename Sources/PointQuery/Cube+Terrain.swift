@@ -8,10 +8,12 @@ extension Cube {
   /// `location` moved to the cell `selection` picks (see `CellSelection`) for the point at
   /// `latitude`, `longitude`. Unchanged for `nearest`, for a bilinear location, for a
   /// cube without a land mask, and when the nearest cell is already of the kind asked for
-  /// or no cell of that kind lies within `selectionRadius`.
+  /// or no cell of that kind lies within `selectionRadius`. `foreignHandle` when another
+  /// cube made `location`.
   public func selecting(
     _ selection: CellSelection, latitude: Double, longitude: Double, from location: PointLocation
-  ) -> PointLocation {
+  ) throws(QueryError) -> PointLocation {
+    try check(location)
     guard selection != .nearest, location.method == .nearest, file.hasTerrain else { return location }
     let wantLand = selection == .land
     guard let kind = file.isLand(cell: location.cell), kind != wantLand else { return location }
@@ -31,15 +33,17 @@ extension Cube {
     }
     guard let best else { return location }
     return PointLocation(
-      i: best.i, j: best.j, width: width, latitude: Double(latitudes[best.cell]),
+      maker: identity, i: best.i, j: best.j, width: width, latitude: Double(latitudes[best.cell]),
       longitude: Self.signedLongitude(longitudes[best.cell]), method: .nearest)
   }
 
   /// The model's terrain height at a location, metres: the cell's for a nearest-cell
   /// location, and for a bilinear one the four cells' heights blended with the values'
   /// own weights, so that it is the height the interpolated temperature belongs to. nil
-  /// where the cube has no terrain or a height needed is unknown.
-  public func terrainHeight(at location: PointLocation) -> Double? {
+  /// where the cube has no terrain or a height needed is unknown. `foreignHandle` when
+  /// another cube made `location`.
+  public func terrainHeight(at location: PointLocation) throws(QueryError) -> Double? {
+    try check(location)
     guard file.hasTerrain else { return nil }
     guard location.method == .bilinear else { return file.terrainHeight(cell: location.cell) }
     let (sw, north, east) = (location.southWest, location.northStep, location.eastStep)
@@ -52,5 +56,9 @@ extension Cube {
   }
 
   /// Whether a location's cell is land (true), water (false) or unknown (nil).
-  public func isLand(at location: PointLocation) -> Bool? { file.isLand(cell: location.cell) }
+  /// `foreignHandle` when another cube made `location`.
+  public func isLand(at location: PointLocation) throws(QueryError) -> Bool? {
+    try check(location)
+    return file.isLand(cell: location.cell)
+  }
 }

@@ -8,39 +8,43 @@ import UTCTime
 ///
 /// The single-value path (`locate` once, then `value`) allocates nothing: a metric is
 /// resolved to a `QueryMetric` up front, and a value is a few loads from the mapping.
+///
+/// A `PointLocation` and a `QueryMetric` hold indices into the cube that made them, so
+/// each carries that cube's identity, and every read compares it with its own (one integer
+/// comparison) before an index reaches the mapping: a handle from another cube throws
+/// `QueryError.foreignHandle` naming both cubes.
 public final class Cube: Sendable {
   /// The mapped cube file.
   public let file: CubeFile
   /// The locator over the cube's own cell coordinates: regular latitude/longitude (global
   /// grids included), analytic through the source's map projection when that reproduces
-  /// every cell's coordinates, or the generic curvilinear one.
+  /// every cell's coordinates, or the generic curvilinear one. Lookups go through its
+  /// dispatch, the only one over the kinds of locator.
   public let locator: GridLocator
   /// The grid's shape and whether it wraps in longitude, kept here so that the lookup path
-  /// does not go through the locator's enum (and retain the grid) for them.
+  /// reads them from the cube rather than from the locator's grid.
   @usableFromInline let width: Int
   @usableFromInline let height: Int
   @usableFromInline let wrapsLongitude: Bool
-  /// The locator's payload, unwrapped once. Switching on `locator` per lookup copies the
-  /// payload out of the enum (its tag lives in the payload's spare bits), retaining its
-  /// arrays: tens of nanoseconds on a one-value lookup. Exactly one of the three is set.
-  @usableFromInline let curvilinear: CellLocator?
-  @usableFromInline let regular: RegularLatLonLocator?
-  @usableFromInline let analytic: AnalyticLocator?
-  /// Whether `analytic` is set. The lookup calls it through optional chaining, which
-  /// borrows the reference; `if let` bound a copy and paid a retain and a release, 10–40 ns
-  /// a lookup side by side.
-  @usableFromInline let isAnalytic: Bool
+  /// Whether bilinear quads need the rows above and below the nearest cell fetched: the
+  /// regular locator names the whole quad itself.
+  @usableFromInline let fetchesQuadRows: Bool
   /// The coordinates of every cell (shared with the grid's arrays, not copied).
   @usableFromInline let latitudes: [Float]
   @usableFromInline let longitudes: [Float]
   /// The run, `yyyyMMddHH`.
   public let run: String
-  @usableFromInline let firstStep: Int64
-  @usableFromInline let stepSeconds: Int64
-  /// 1 / stepSeconds: splitting a time into step and remainder by multiplication avoids a
-  /// 64-bit division, which costs tens of nanoseconds on the lookup path.
+  /// The valid time of the first step, Unix seconds.
+  public let firstTime: Int64
+  /// Seconds between output steps.
+  public let stepLength: Int64
+  /// 1 / stepLength: splitting a time into step index and remainder by multiplication
+  /// avoids a 64-bit division, which costs tens of nanoseconds on the lookup path.
   @usableFromInline let inverseStep: Double
-  @usableFromInline let steps: Int
+  /// The number of output steps; step indices are `0..<stepCount`.
+  public let stepCount: Int
+  /// Which opened cube this is: every handle it makes carries it, and every read checks it.
+  @usableFromInline let identity: CubeIdentity
   /// How each stored metric's words decode: the one place the decoding arithmetic lives,
   /// so that values read here and words decoded by a caller (`words(_:at:steps:into:)`)
   /// are equal by construction.
@@ -82,27 +86,26 @@ public final class Cube: Sendable {
     width = header.width
     height = header.height
     wrapsLongitude = locator.isGlobal
-    switch locator {
-    case .curvilinear(let cells): (curvilinear, regular, analytic) = (cells, nil, nil)
-    case .regular(let lattice): (curvilinear, regular, analytic) = (nil, lattice, nil)
-    case .analytic(let projected): (curvilinear, regular, analytic) = (nil, nil, projected)
-    }
-    isAnalytic = analytic != nil
+    fetchesQuadRows = locator.kind != .regular
     latitudes = locator.grid.latitudes
     longitudes = locator.grid.longitudes
     self.file = file
     run = UTC.runIdentifier(header.runStart)
-    firstStep = header.firstStep
-    stepSeconds = header.stepSeconds
+    firstTime = header.firstTime
+    stepLength = header.stepSeconds
     inverseStep = 1 / Double(header.stepSeconds)
-    steps = header.steps
+    stepCount = header.stepCount
     decodings = header.metrics.map { WordDecoding(scale: $0.scale, offset: $0.offset) }
     hourlyAmount = header.metrics.map { $0.temporal != Metric.Temporal.instant.rawValue }
     categorical = header.metrics.map { $0.temporal == Metric.Temporal.category.rawValue }
+    let identity = CubeIdentity.open(label: Self.label(header))
+    self.identity = identity
     let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
-    resolved = Metric.queryable.map { Self.resolve($0, slots: slots) }
+    resolved = Metric.queryable.map { Self.resolve($0, slots: slots, maker: identity) }
     absent = resolved.filter { !$0.isAvailable }.map(\.metric)
   }
+
+  deinit { CubeIdentity.close(identity) }
 
   /// The header: shape, time axis, identity, metrics.
   public var header: CubeHeader { file.header }
@@ -110,17 +113,19 @@ public final class Cube: Sendable {
   /// `model/domain`, as answers and errors name a cube.
   public var name: String { "\(header.model)/\(header.domain)" }
 
-  /// The valid time of the first step.
-  public var firstTime: Int64 { firstStep }
+  /// `model/domain run (width×height)`, as errors about handles name a cube, e.g.
+  /// `wrf/d01 2026062000 (135×80)`.
+  public var label: String { Self.label(header) }
 
-  /// Seconds between output steps.
-  public var stepLength: Int64 { stepSeconds }
+  private static func label(_ header: CubeHeader) -> String {
+    "\(header.model)/\(header.domain) \(UTC.runIdentifier(header.runStart)) (\(header.width)×\(header.height))"
+  }
 
   /// The valid time of step `index`.
-  public func time(ofStep index: Int) -> Int64 { firstStep + Int64(index) * stepSeconds }
+  public func time(ofStep index: Int) -> Int64 { firstTime + Int64(index) * stepLength }
 
   /// The valid time of the last step.
-  public var lastStep: Int64 { time(ofStep: steps - 1) }
+  public var lastTime: Int64 { time(ofStep: stepCount - 1) }
 
   /// Resolves a metric name against this cube. Unknown names throw; known metrics this
   /// cube does not hold resolve to an unavailable metric whose values are nil.
@@ -137,24 +142,49 @@ public final class Cube: Sendable {
     resolved[metric.index]
   }
 
-  private static func resolve(_ metric: Metric, slots: [String: Int]) -> QueryMetric {
+  private static func resolve(_ metric: Metric, slots: [String: Int], maker: CubeIdentity) -> QueryMetric {
     func stored(_ name: Metric) -> QueryMetric.Source { slots[name.name].map { .stored($0) } ?? .absent }
+    let source: QueryMetric.Source
     switch metric.origin {
     case .stored:
-      return QueryMetric(metric: metric, source: stored(metric))
+      source = stored(metric)
     case .windComponents:
-      guard let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] else {
-        return QueryMetric(metric: metric, source: .absent)
+      if let u = slots[Metric.windU.name], let v = slots[Metric.windV.name] {
+        source = metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v)
+      } else {
+        source = .absent
       }
-      return QueryMetric(
-        metric: metric, source: metric == .windVel ? .windSpeed(u: u, v: v) : .windDirection(u: u, v: v))
     case .solarPosition:
-      return QueryMetric(metric: metric, source: .sunUp)
+      source = .sunUp
     case .timeLaggedMembers:
       // One cube is one member: its own neighbourhood share. `PointSources` averages the
       // members when the store holds more runs.
-      return QueryMetric(metric: metric, source: stored(.precipitationNeighbourhood))
+      source = stored(.precipitationNeighbourhood)
     }
+    return QueryMetric(metric: metric, source: source, maker: maker)
+  }
+
+  /// Throws `foreignHandle` unless this cube made `location`. Every public read that takes
+  /// a location checks it first: its indices are only within this cube's grid when this
+  /// cube computed them.
+  @inlinable
+  func check(_ location: PointLocation) throws(QueryError) {
+    guard location.maker.value == identity.value else { throw foreign("location", made: location.maker) }
+  }
+
+  /// Throws `foreignHandle` unless this cube resolved `metric`: its slots index this
+  /// cube's metric table and no other.
+  @inlinable
+  func check(_ metric: QueryMetric) throws(QueryError) {
+    guard metric.maker.value == identity.value else { throw foreign("metric", made: metric.maker) }
+  }
+
+  /// The error for a handle made by `maker`, kept out of line: the lookup path only
+  /// compares two integers.
+  @usableFromInline
+  @inline(never)
+  func foreign(_ handle: String, made maker: CubeIdentity) -> QueryError {
+    .foreignHandle(handle, madeBy: maker.label, usedWith: label)
   }
 
   /// The catalogue metrics this cube cannot answer, found once: answers name them, per
@@ -189,10 +219,11 @@ public final class Cube: Sendable {
   public func value(
     _ metric: QueryMetric, latitude: Double, longitude: Double, time: Int64, method: InterpolationMethod
   ) throws(QueryError) -> Double? {
-    guard time >= firstStep, time <= firstStep + Int64(steps - 1) * stepSeconds else {
-      throw .timeOutsideRun(time: time, run: run, first: firstStep, last: lastStep)
+    try check(metric)
+    guard time >= firstTime, time <= firstTime + Int64(stepCount - 1) * stepLength else {
+      throw .timeOutsideRun(time: time, run: run, first: firstTime, last: lastTime)
     }
-    let step = min(Int(Double(time - firstStep) * inverseStep), steps - 1)
+    let step = min(Int(Double(time - firstTime) * inverseStep), stepCount - 1)
     let (first, second): (Int, Int) =
       switch metric.source {
       case .stored(let slot): (slot, slot)
@@ -205,7 +236,7 @@ public final class Cube: Sendable {
     // The rows above and below are read by a bilinear quad; the regular locator names the
     // whole quad itself (its eastern corners across the seam too), so only curvilinear
     // grids need them added.
-    let addRows = method == .bilinear && regular == nil
+    let addRows = method == .bilinear && fetchesQuadRows
     let location = try locate(latitude: latitude, longitude: longitude, method: method) { cell in
       guard first >= 0 else { return }
       file.prefetch(metric: first, cell: cell, step: step)
@@ -221,7 +252,7 @@ public final class Cube: Sendable {
         if second != first { file.prefetch(metric: second, cell: cell + width, step: step) }
       }
     }
-    return try value(metric, at: location, time: time)
+    return try read(metric, at: location, time: time)
   }
 
   @inlinable
@@ -236,41 +267,21 @@ public final class Cube: Sendable {
     let width = self.width
     switch method {
     case .nearest:
-      let found: (i: Int, j: Int)? =
-        if isAnalytic {
-          analytic?.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else if let curvilinear {
-          curvilinear.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else if let regular {
-          regular.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else {
-          nil
-        }
-      guard let (i, j) = found else {
+      guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = j * width + i
       return PointLocation(
-        i: i, j: j, width: width, latitude: Double(latitudes[cell]), longitude: Self.signedLongitude(longitudes[cell]),
-        method: .nearest)
+        maker: identity, i: i, j: j, width: width, latitude: Double(latitudes[cell]),
+        longitude: Self.signedLongitude(longitudes[cell]), method: .nearest)
     case .bilinear:
-      let found: GridPosition? =
-        if isAnalytic {
-          analytic?.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else if let curvilinear {
-          curvilinear.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else if let regular {
-          regular.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
-        } else {
-          nil
-        }
-      guard let position = found else {
+      guard let position = locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = position.j * width + position.i
       let stencil = BilinearStencil(position: position, width: width, height: height, wrapsLongitude: wrapsLongitude)
       return PointLocation(
-        i: position.i, j: position.j, width: width, latitude: Double(latitudes[cell]),
+        maker: identity, i: position.i, j: position.j, width: width, latitude: Double(latitudes[cell]),
         longitude: Self.signedLongitude(longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
         eastStep: stencil.eastStep, fx: stencil.fx, fy: stencil.fy)
     }
@@ -279,21 +290,30 @@ public final class Cube: Sendable {
   /// The value of `metric` at a located point and any time inside the run: linear in time
   /// between steps for instantaneous fields, the covering interval's amount for hourly
   /// amounts, and wind through its u/v components. nil when the value is missing.
+  /// `foreignHandle` when another cube made `metric` or `location`.
   @inlinable
   public func value(_ metric: QueryMetric, at location: PointLocation, time: Int64) throws(QueryError) -> Double? {
-    guard time >= firstStep, time <= firstStep + Int64(steps - 1) * stepSeconds else {
-      throw .timeOutsideRun(time: time, run: run, first: firstStep, last: lastStep)
+    try check(metric)
+    try check(location)
+    return try read(metric, at: location, time: time)
+  }
+
+  /// `value(_:at:time:)` for handles this cube made.
+  @inlinable
+  func read(_ metric: QueryMetric, at location: PointLocation, time: Int64) throws(QueryError) -> Double? {
+    guard time >= firstTime, time <= firstTime + Int64(stepCount - 1) * stepLength else {
+      throw .timeOutsideRun(time: time, run: run, first: firstTime, last: lastTime)
     }
-    let elapsed = time - firstStep
+    let elapsed = time - firstTime
     // The estimate can be one off by rounding; the integer fix-up makes the split exact.
     var step = Int(Double(elapsed) * inverseStep)
-    var remainder = elapsed - Int64(step) * stepSeconds
+    var remainder = elapsed - Int64(step) * stepLength
     if remainder < 0 {
       step -= 1
-      remainder += stepSeconds
-    } else if remainder >= stepSeconds {
+      remainder += stepLength
+    } else if remainder >= stepLength {
       step += 1
-      remainder -= stepSeconds
+      remainder -= stepLength
     }
     switch metric.source {
     case .stored(let slot):
@@ -322,7 +342,7 @@ public final class Cube: Sendable {
     if hourlyAmount[slot] { return spatial(slot, step: step + 1, location) }
     guard let before = spatial(slot, step: step, location), let after = spatial(slot, step: step + 1, location)
     else { return nil }
-    return before + (after - before) * (Double(remainder) / Double(stepSeconds))
+    return before + (after - before) * (Double(remainder) / Double(stepLength))
   }
 
   @inlinable

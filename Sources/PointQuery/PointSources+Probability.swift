@@ -49,7 +49,7 @@ extension PointSources {
 
 extension Cube {
   /// Whether `time` lies within the run's first and last steps.
-  func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastStep }
+  func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastTime }
 
   /// Whether `time` is the run's start and its first step: the hour ending there lies
   /// before the forecast.

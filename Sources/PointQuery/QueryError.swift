@@ -25,6 +25,10 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
   case unknownDomain(String, known: [String])
   /// A cube could not be opened.
   case unreadableCube(String)
+  /// A handle (`"location"` or `"metric"`) was given to a cube other than the one that made
+  /// it: a caller's mistake, refused before the handle's indices reach the mapping. The
+  /// cubes are named by `Cube.label`; `madeBy` is nil when the maker is closed.
+  case foreignHandle(String, madeBy: String?, usedWith: String)
 
   public var description: String {
     switch self {
@@ -53,6 +57,16 @@ public enum QueryError: Error, Equatable, CustomStringConvertible {
       return "unknown domain '\(name)'; the store has \(known.joined(separator: ", "))"
     case .unreadableCube(let reason):
       return reason
+    case .foreignHandle(let handle, let maker, let user):
+      let advice = "locate points and resolve metrics with the cube that reads them"
+      guard let maker else {
+        return
+          "this \(handle) was made by a cube that is no longer open and cannot be used with cube \(user); \(advice)"
+      }
+      if maker == user {
+        return "this \(handle) was made by another opening of cube \(maker) and cannot be used with this one; \(advice)"
+      }
+      return "this \(handle) was made by cube \(maker) and cannot be used with cube \(user); \(advice)"
     }
   }
 }

@@ -2,12 +2,16 @@ import Meteorology
 
 /// A metric resolved against one cube: which stored blocks answer it.
 ///
-/// A trivial value (two small integers and the source) so that passing one around on the
-/// lookup path costs no reference counting.
+/// A trivial value (small integers and the source) so that passing one around on the
+/// lookup path costs no reference counting. Only the cube that resolved it reads with it:
+/// its slots index that cube's metric table, and another cube refuses it with
+/// `QueryError.foreignHandle` rather than reading a different metric.
 public struct QueryMetric: Sendable, Equatable {
   /// Position of the metric in `Metric.queryable`.
   @usableFromInline let catalogueIndex: Int
   @usableFromInline let source: Source
+  /// The cube whose metric table `source` indexes.
+  @usableFromInline let maker: CubeIdentity
 
   /// The metric asked for.
   public var metric: Metric { Metric.queryable[catalogueIndex] }
@@ -26,9 +30,10 @@ public struct QueryMetric: Sendable, Equatable {
     case absent
   }
 
-  init(metric: Metric, source: Source) {
+  init(metric: Metric, source: Source, maker: CubeIdentity) {
     self.catalogueIndex = metric.index
     self.source = source
+    self.maker = maker
   }
 
   /// Whether the cube has the data for this metric.

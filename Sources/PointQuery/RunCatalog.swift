@@ -54,7 +54,7 @@ public struct RunCatalog: Sendable {
         found.append(
           .init(
             cube: cube,
-            location: cube.selecting(cellSelection, latitude: latitude, longitude: longitude, from: location)))
+            location: try cube.selecting(cellSelection, latitude: latitude, longitude: longitude, from: location)))
       } catch .outsideDomain {
         continue
       }
@@ -106,7 +106,7 @@ public struct PointSources: Sendable {
   /// a run's steps count as covered (values are interpolated).
   @inlinable
   public func source(at time: Int64) -> Source? {
-    for source in sources where time >= source.cube.firstStep && time <= source.cube.lastStep {
+    for source in sources where time >= source.cube.firstTime && time <= source.cube.lastTime {
       return source
     }
     return nil
@@ -115,7 +115,7 @@ public struct PointSources: Sendable {
   /// The error for a time no source covers, naming what each run covers.
   public func timeNotCovered(_ time: Int64) -> QueryError {
     if let only = sources.first, sources.count == 1 {
-      return .timeOutsideRun(time: time, run: only.cube.run, first: only.cube.firstStep, last: only.cube.lastStep)
+      return .timeOutsideRun(time: time, run: only.cube.run, first: only.cube.firstTime, last: only.cube.lastTime)
     }
     return .timeNotCovered(time: time, runs: coverage)
   }
@@ -123,7 +123,7 @@ public struct PointSources: Sendable {
   /// What each source covers, for errors about times none of them covers.
   public var coverage: [RunCoverage] {
     sources.map {
-      RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstStep, last: $0.cube.lastStep)
+      RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstTime, last: $0.cube.lastTime)
     }
   }
 }

@@ -58,10 +58,10 @@ public enum StorePruning {
       if kept[stored.name, default: 0] < keep {
         action = .keep
         kept[stored.name, default: 0] += 1
-        keptLast[stored.name] = max(last, header.lastStep)
-      } else if header.lastStep > last {
-        action = .keepStillNeeded(until: header.lastStep)
-        keptLast[stored.name] = header.lastStep
+        keptLast[stored.name] = max(last, header.lastTime)
+      } else if header.lastTime > last {
+        action = .keepStillNeeded(until: header.lastTime)
+        keptLast[stored.name] = header.lastTime
       } else {
         action = .delete
       }

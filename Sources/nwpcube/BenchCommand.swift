@@ -86,7 +86,7 @@ struct BenchCommand: ParsableCommand {
     var random = SplitMix64(seed: seed)
     let points = (0..<queries).map { _ in randomPoint(in: cube, &random) }
     let times = (0..<queries).map { _ in
-      cube.header.firstStep + Int64(random.next() % UInt64(cube.lastStep - cube.header.firstStep + 1))
+      cube.header.firstTime + Int64(random.next() % UInt64(cube.lastTime - cube.header.firstTime + 1))
     }
     let metrics =
       try metrics?.split(separator: ",").map { name throws(QueryError) in try cube.metric(String(name)) }
@@ -97,8 +97,8 @@ struct BenchCommand: ParsableCommand {
     // Drawn up front so that the timed loop does no arithmetic of its own (a modulo is a
     // 64-bit division, tens of nanoseconds on some x86 cores).
     let drawn = (0..<queries).map { _ in metrics[Int(random.next() % UInt64(metrics.count))] }
-    let daySteps = min(Int(86_400 / cube.header.stepSeconds), cube.header.steps)
-    let starts = (0..<queries).map { _ in Int(random.next() % UInt64(cube.header.steps - daySteps + 1)) }
+    let daySteps = min(Int(86_400 / cube.header.stepSeconds), cube.header.stepCount)
+    let starts = (0..<queries).map { _ in Int(random.next() % UInt64(cube.header.stepCount - daySteps + 1)) }
     var buffer = [Double](repeating: 0, count: daySteps)
     var sink = 0.0
 
@@ -117,9 +117,9 @@ struct BenchCommand: ParsableCommand {
     try record("series24h") { q in
       let location = try cube.locate(latitude: points[q].0, longitude: points[q].1, method: .nearest)
       let steps = starts[q]..<(starts[q] + daySteps)
-      buffer.withUnsafeMutableBufferPointer { output in
+      try buffer.withUnsafeMutableBufferPointer { output in
         for metric in legacy {
-          cube.series(metric, at: location, steps: steps, into: output)
+          try cube.series(metric, at: location, steps: steps, into: output)
           sink += output[0]
         }
       }
@@ -148,7 +148,7 @@ struct BenchCommand: ParsableCommand {
     let summary = try DailyVariable.parse(
       list: "temp_max,temp_min,temp_median,hum_median,rain_sum,cloud_median,wind_vel_median,wind_dir_dominant,"
         + "atm_press_median")
-    let firstDay = LocalTimeZone.utc.date(containing: cube.header.firstStep)
+    let firstDay = LocalTimeZone.utc.date(containing: cube.header.firstTime)
     try record("daily7") { q in
       let request = ForecastRequest(latitude: points[q].0, longitude: points[q].1)
       let days = try forecaster.daily(request, variables: summary, from: firstDay, days: 7)
@@ -173,7 +173,7 @@ struct BenchCommand: ParsableCommand {
     } else {
       let h = cube.header
       print(
-        "\(queries) random in-domain lookups per kind on \(h.model)/\(h.domain) run \(cube.run) (\(h.width)×\(h.height) cells, \(h.steps) steps), timed in batches of \(Self.batch)"
+        "\(queries) random in-domain lookups per kind on \(h.model)/\(h.domain) run \(cube.run) (\(h.width)×\(h.height) cells, \(h.stepCount) steps), timed in batches of \(Self.batch)"
       )
       print("kind        p50 ns     p99 ns     max ns     lookups/s")
       for (name, timing) in results {
@@ -186,8 +186,8 @@ struct BenchCommand: ParsableCommand {
 
   /// The cube's analytic locator, or nil with a note on standard error saying why it has none.
   private func analyticLocator(_ cube: Cube) -> AnalyticLocator? {
-    switch cube.locator {
-    case .analytic(let locator): return locator
+    switch cube.locator.kind {
+    case .analytic: return cube.locator.analytic
     case .regular:
       printError("note: locate_analytic left out: the grid is a regular latitude/longitude lattice")
     case .curvilinear:

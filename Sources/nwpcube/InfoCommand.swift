@@ -23,9 +23,9 @@ struct InfoCommand: ParsableCommand {
     let p = h.projection.parameters
     print("cube      \(cube)")
     print("identity  model \(h.model), domain \(h.domain), run \(UTC.runIdentifier(h.runStart))")
-    print("shape     \(h.width) west-east × \(h.height) south-north × \(h.steps) steps, \(h.metrics.count) metrics")
+    print("shape     \(h.width) west-east × \(h.height) south-north × \(h.stepCount) steps, \(h.metrics.count) metrics")
     print(
-      "time      \(UTC.iso8601(h.firstStep)) to \(UTC.iso8601(h.lastStep)) every \(Self.duration(h.stepSeconds)) (run start \(UTC.iso8601(h.runStart)))"
+      "time      \(UTC.iso8601(h.firstTime)) to \(UTC.iso8601(h.lastTime)) every \(Self.duration(h.stepSeconds)) (run start \(UTC.iso8601(h.runStart)))"
     )
     print(
       "geometry  \(MapProjection.Kind(rawValue: Int(h.projection.code))?.name ?? "projection \(h.projection.code)"), DX \(h.gridSpacing) m, TRUELAT1 \(p[0]), TRUELAT2 \(p[1]), STAND_LON \(p[2])"
@@ -36,7 +36,7 @@ struct InfoCommand: ParsableCommand {
     // A validated cube stores 2 bytes per value, so the count is below its size; the
     // products are still formed with overflow reporting, as every product of header fields is.
     let (perStep, perStepOverflow) = h.cells.multipliedReportingOverflow(by: h.metrics.count)
-    let (values, overflow) = perStep.multipliedReportingOverflow(by: h.steps)
+    let (values, overflow) = perStep.multipliedReportingOverflow(by: h.stepCount)
     let perValue =
       overflow || perStepOverflow || values <= 0 ? "?" : String(format: "%.3f", Double(file.fileBytes) / Double(values))
     print(

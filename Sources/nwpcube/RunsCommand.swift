@@ -31,8 +31,8 @@ struct RunsCommand: ParsableCommand {
       }
       print(
         [
-          run.name.padded(13), run.run.padded(11), UTC.iso8601(header.firstStep).padded(21),
-          UTC.iso8601(header.lastStep).padded(21), String(header.steps).padded(6),
+          run.name.padded(13), run.run.padded(11), UTC.iso8601(header.firstTime).padded(21),
+          UTC.iso8601(header.lastTime).padded(21), String(header.stepCount).padded(6),
           "\(header.stepSeconds / 60)m".padded(6), String(run.bytes).padded(11), run.path,
         ].joined(separator: " "))
     }

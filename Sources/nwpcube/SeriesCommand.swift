@@ -39,15 +39,15 @@ struct SeriesCommand: ParsableCommand {
     let (sources, answering) = try point.sources(time: start)
     let (cube, location) = (answering.cube, answering.location)
     let metrics = try point.resolveMetrics(in: cube)
-    let steps = try cube.steps(from: start, to: end)
+    let steps = try cube.stepIndices(from: start, to: end)
     let times = steps.map { UTC.iso8601(cube.time(ofStep: $0)) }
     // A probability is a mean over the runs covering each step, not a series of this cube.
     let probabilities =
       metrics.contains { $0.metric.origin == .timeLaggedMembers }
       ? steps.map { sources.precipitationProbability(at: cube.time(ofStep: $0)) } : nil
-    let columns = metrics.map { metric in
+    let columns = try metrics.map { metric throws(QueryError) in
       if metric.metric.origin == .timeLaggedMembers, let probabilities { return probabilities.map { $0?.value } }
-      return cube.series(metric, at: location, steps: steps)
+      return try cube.series(metric, at: location, steps: steps)
     }
     switch format {
     case .json:

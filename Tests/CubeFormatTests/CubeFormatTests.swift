@@ -6,7 +6,7 @@ import _TestSupport
 /// A small cube with known values: temp = cell + step/10, rain missing at step 0.
 private func writeCube(to path: String, width: Int = 5, height: Int = 4, steps: Int = 6) throws -> CubeHeader {
   let header = CubeHeader(
-    width: width, height: height, steps: steps, firstStep: 1_750_000_000, stepSeconds: 3600,
+    width: width, height: height, stepCount: steps, firstTime: 1_750_000_000, stepSeconds: 3600,
     runStart: 1_750_000_000 - 3600, model: "wrf", domain: "d02", gridSpacing: 3000,
     projection: CubeProjection(code: 1, parameters: [30, 60, -8, 39.5, -8]),
     metrics: [
@@ -53,18 +53,18 @@ private func flip(_ path: String, at offset: Int) throws {
     #expect(file.latitudes[7] == 1 && file.longitudes[7] == 2)
     let temp = file.header.metrics[0]
     for cell in 0..<header.cells {
-      for step in 0..<header.steps {
+      for step in 0..<header.stepCount {
         let value = try #require(temp.decode(file.word(metric: 0, cell: cell, step: step)))
         #expect(abs(value - (Double(cell) + Double(step) / 10 + 0.004)) <= 0.005 + 1e-9)
       }
       #expect(file.header.metrics[1].decode(file.word(metric: 1, cell: cell, step: 0)) == nil)
       file.withSeries(metric: 1, cell: cell) { series in
-        #expect(series.count == header.steps)
+        #expect(series.count == header.stepCount)
         #expect(file.header.metrics[1].decode(UInt16(littleEndian: series[3])) == Double(cell) * 0.5)
       }
     }
     // 2 bytes per value plus header and geometry, nothing more.
-    let values = header.cells * header.steps * header.metrics.count
+    let values = header.cells * header.stepCount * header.metrics.count
     #expect(file.fileBytes <= 2 * values + 256 + 96 * 2 + 8 * header.cells + 3 * 64)
   }
 
@@ -149,7 +149,7 @@ private func flip(_ path: String, at offset: Int) throws {
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/wrf/d01/2025061500.cube"
     let header = CubeHeader(
-      width: 2, height: 2, steps: 1, firstStep: 0, stepSeconds: 3600, runStart: 0, model: "wrf", domain: "d01",
+      width: 2, height: 2, stepCount: 1, firstTime: 0, stepSeconds: 3600, runStart: 0, model: "wrf", domain: "d01",
       gridSpacing: 0, projection: CubeProjection(code: 0, parameters: []),
       metrics: [CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)])
     let writer = try CubeWriter(header: header, latitudes: [0, 0, 1, 1], longitudes: [0, 1, 0, 1], destination: path)

@@ -34,10 +34,10 @@ struct CubeOracle {
       return
     }
     let header = file.header
-    if (header.width, header.height, header.steps, header.metrics.count)
-      != (raw.width, raw.height, raw.steps, raw.metricCount)
-      || (header.firstStep, header.stepSeconds, header.runStart) != (raw.firstStep, raw.stepSeconds, raw.runStart)
-      || header.lastStep != raw.lastStep
+    if (header.width, header.height, header.stepCount, header.metrics.count)
+      != (raw.width, raw.height, raw.stepCount, raw.metricCount)
+      || (header.firstTime, header.stepSeconds, header.runStart) != (raw.firstTime, raw.stepSeconds, raw.runStart)
+      || header.lastTime != raw.lastTime
     {
       fail("CubeFile's header \(header) differs from the bytes")
     }
@@ -66,7 +66,7 @@ struct CubeOracle {
     }
     for metric in 0..<raw.metricCount {
       for cell in 0..<raw.cells {
-        for step in 0..<raw.steps
+        for step in 0..<raw.stepCount
         where file.word(metric: metric, cell: cell, step: step) != raw.word(metric, cell: cell, step: step) {
           fail("CubeFile's word of metric \(metric) at cell \(cell), step \(step) differs from the bytes")
           return
@@ -127,8 +127,8 @@ struct CubeOracle {
     let nearest = location.method == .nearest
     let raw = self.raw
     let expected = { (step: Int) -> Double? in slot.flatMap { raw.value($0, cell: cell, step: step) } }
-    for step in 0..<raw.steps {
-      let time = raw.firstStep + Int64(step) * raw.stepSeconds
+    for step in 0..<raw.stepCount {
+      let time = raw.firstTime + Int64(step) * raw.stepSeconds
       let value: Double?
       do {
         value = try cube.value(metric, at: location, time: time)
@@ -148,7 +148,7 @@ struct CubeOracle {
       {
         fail("bilinear \(metric.metric.name) at cell \(cell)'s coordinates, step \(step): \(value), stored \(stored)")
       }
-      guard nearest, step + 1 < raw.steps, raw.stepSeconds >= 2, let slot else { continue }
+      guard nearest, step + 1 < raw.stepCount, raw.stepSeconds >= 2, let slot else { continue }
       // Between steps: an hourly amount or a category is the next step's, an instantaneous
       // value lies between its neighbours.
       let between = try? cube.value(metric, at: location, time: time + raw.stepSeconds / 2)
@@ -173,16 +173,16 @@ struct CubeOracle {
     _ cube: Cube, _ metric: QueryMetric, at location: PointLocation, expected: ((Int) -> Double?)?
   ) {
     do {
-      let range = try cube.steps(from: raw.firstStep, to: raw.lastStep)
-      guard range == 0..<raw.steps else {
-        fail("the whole time axis is steps \(range), not 0..<\(raw.steps)")
+      let range = try cube.stepIndices(from: raw.firstTime, to: raw.lastTime)
+      guard range == 0..<raw.stepCount else {
+        fail("the whole time axis is steps \(range), not 0..<\(raw.stepCount)")
         return
       }
-      let series = cube.series(metric, at: location, steps: range)
+      let series = try cube.series(metric, at: location, steps: range)
       if let expected, series != range.map(expected) {
         fail("series of \(metric.metric.name) \(series) differs from the stored words")
       }
-      _ = try cube.value(metric, at: location, time: raw.lastStep + 1)
+      _ = try cube.value(metric, at: location, time: raw.lastTime + 1)
       fail("a time after the last step gave a value")
     } catch {
       if case .timeOutsideRun = error {

@@ -25,7 +25,7 @@ import _TestSupport
   /// never written (missing). Returns the cube's bytes.
   static func write(bufferBytes: Int, to path: String) throws -> [UInt8] {
     let header = CubeHeader(
-      width: width, height: height, steps: steps, firstStep: 1_750_000_000, stepSeconds: 3600,
+      width: width, height: height, stepCount: steps, firstTime: 1_750_000_000, stepSeconds: 3600,
       runStart: 1_750_000_000 - 3600, model: "wrf", domain: "d01", gridSpacing: 3000,
       projection: CubeProjection(code: 1, parameters: [30, 60, -8, 39.5, -8]), metrics: metrics)
     let cells = width * height
@@ -72,7 +72,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("writer-blocks-bad")
     defer { SampleFiles.remove(directory) }
     let header = CubeHeader(
-      width: 2, height: 2, steps: 4, firstStep: 1_750_000_000, stepSeconds: 3600, runStart: 1_750_000_000,
+      width: 2, height: 2, stepCount: 4, firstTime: 1_750_000_000, stepSeconds: 3600, runStart: 1_750_000_000,
       model: "wrf", domain: "d01", gridSpacing: 3000,
       projection: CubeProjection(code: 1, parameters: [30, 60, -8, 0, 0]),
       metrics: [Self.metrics[1]])

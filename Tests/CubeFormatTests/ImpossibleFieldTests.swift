@@ -228,7 +228,7 @@ import _TestSupport
   /// `CubeLimits.problem(in:)`, a header inside them is not.
   @Test func theLimitsNameTheFirstFieldOutsideThem() {
     var header = CubeHeader(
-      width: 6, height: 4, steps: 5, firstStep: 0, stepSeconds: 3600, runStart: 0, model: "wrf", domain: "d01",
+      width: 6, height: 4, stepCount: 5, firstTime: 0, stepSeconds: 3600, runStart: 0, model: "wrf", domain: "d01",
       gridSpacing: 0, projection: CubeProjection(code: 0, parameters: []),
       metrics: [CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)])
     #expect(CubeLimits.problem(in: header) == nil)
@@ -239,10 +239,10 @@ import _TestSupport
     header.height = 100_000
     #expect(CubeLimits.problem(in: header) == "100000 × 100000 = 10000000000 cells is not in 1…2147483647")
     header.height = 4
-    header.steps = Int.max
+    header.stepCount = Int.max
     header.stepSeconds = Int64.max
-    #expect(header.lastStep == .max)
-    header.steps = 5
+    #expect(header.lastTime == .max)
+    header.stepCount = 5
     #expect(CubeLimits.problem(in: header) == "step length 9223372036854775807 s is not in 1 s…31 days (2678400 s)")
     header.stepSeconds = 60
     header.metrics = []
@@ -265,11 +265,11 @@ import _TestSupport
   try Data(bytes).write(to: URL(fileURLWithPath: path))
   let cube = try Cube(path: path)
   #expect(cube.firstTime == first)
-  #expect(try cube.steps(from: .min, to: .max) == 0..<SmallCube.steps)
-  #expect(try cube.steps(from: .min, to: first + 3600) == 0..<2)
-  #expect(try cube.steps(from: first + 1, to: .max) == 1..<SmallCube.steps)
-  #expect(throws: QueryError.self) { try cube.steps(from: cube.lastStep + 1, to: .max) }
-  #expect(throws: QueryError.self) { try cube.steps(from: .min, to: first - 1) }
+  #expect(try cube.stepIndices(from: .min, to: .max) == 0..<SmallCube.stepCount)
+  #expect(try cube.stepIndices(from: .min, to: first + 3600) == 0..<2)
+  #expect(try cube.stepIndices(from: first + 1, to: .max) == 1..<SmallCube.stepCount)
+  #expect(throws: QueryError.self) { try cube.stepIndices(from: cube.lastTime + 1, to: .max) }
+  #expect(throws: QueryError.self) { try cube.stepIndices(from: .min, to: first - 1) }
 }
 
 /// The writer applies the reader's limits first, so that it never writes a cube readers
@@ -282,14 +282,14 @@ import _TestSupport
   for (header, reason) in [
     (
       CubeHeader(
-        width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 0, runStart: 1_750_003_200,
+        width: 2, height: 2, stepCount: 3, firstTime: 1_750_003_200, stepSeconds: 0, runStart: 1_750_003_200,
         model: "wrf", domain: "d01", gridSpacing: 9000, projection: CubeProjection(code: 0, parameters: []),
         metrics: [metric]),
       "cannot write: step length 0 s is not in 1 s…31 days (2678400 s)"
     ),
     (
       CubeHeader(
-        width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
+        width: 2, height: 2, stepCount: 3, firstTime: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
         model: "wrf", domain: "d01", gridSpacing: .nan, projection: CubeProjection(code: 0, parameters: []),
         metrics: [metric]),
       "cannot write: grid spacing nan m is not in 0.0…21000000.0 m"
@@ -301,7 +301,7 @@ import _TestSupport
     #expect(error?.description == "\(destination): \(reason)")
   }
   let wrongGeometry = CubeHeader(
-    width: 2, height: 2, steps: 3, firstStep: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
+    width: 2, height: 2, stepCount: 3, firstTime: 1_750_003_200, stepSeconds: 3600, runStart: 1_750_003_200,
     model: "wrf", domain: "d01", gridSpacing: 9000, projection: CubeProjection(code: 0, parameters: []),
     metrics: [metric])
   let error = #expect(throws: CubeError.self) {

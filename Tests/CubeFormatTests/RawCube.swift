@@ -32,9 +32,9 @@ struct RawCube {
   let bytes: [UInt8]
   let width: Int
   let height: Int
-  let steps: Int
+  let stepCount: Int
   let metricCount: Int
-  let firstStep: Int64
+  let firstTime: Int64
   let stepSeconds: Int64
   let runStart: Int64
 
@@ -42,15 +42,15 @@ struct RawCube {
     self.bytes = bytes
     width = Int(bytes.le(24, as: UInt32.self))
     height = Int(bytes.le(28, as: UInt32.self))
-    steps = Int(bytes.le(32, as: UInt32.self))
+    stepCount = Int(bytes.le(32, as: UInt32.self))
     metricCount = Int(bytes.le(36, as: UInt32.self))
-    firstStep = bytes.le(40, as: Int64.self)
+    firstTime = bytes.le(40, as: Int64.self)
     stepSeconds = bytes.le(48, as: Int64.self)
     runStart = bytes.le(56, as: Int64.self)
   }
 
   var cells: Int { width * height }
-  var lastStep: Int64 { firstStep + Int64(steps - 1) * stepSeconds }
+  var lastTime: Int64 { firstTime + Int64(stepCount - 1) * stepSeconds }
   var gridSpacing: Double { bytes.double(64) }
   var geometryOffset: Int { Int(bytes.le(144, as: UInt64.self)) }
   var latitudes: [Float] { (0..<cells).map { Float(bitPattern: bytes.le(geometryOffset + 4 * $0, as: UInt32.self)) } }
@@ -70,7 +70,7 @@ struct RawCube {
 
   /// The stored word of a metric at a cell and step, straight from the bytes.
   func word(_ metric: Int, cell: Int, step: Int) -> UInt16 {
-    bytes.le(dataOffset(metric) + 2 * (cell * steps + step), as: UInt16.self)
+    bytes.le(dataOffset(metric) + 2 * (cell * stepCount + step), as: UInt16.self)
   }
 
   /// The value of that word by the header's own scale and offset; nil for 0xFFFF.
@@ -105,9 +105,9 @@ struct RawCube {
         }
     }
     if !(1...100_000).contains(width) || !(1...100_000).contains(height) { return "shape \(width)×\(height)" }
-    if !(1...1_000_000).contains(steps) || !(1...256).contains(metricCount) { return "steps \(steps)" }
+    if !(1...1_000_000).contains(stepCount) || !(1...256).contains(metricCount) { return "steps \(stepCount)" }
     if !(1...2_678_400).contains(stepSeconds) { return "step \(stepSeconds)" }
-    if !times.contains(firstStep) || !times.contains(runStart) || !times.contains(lastStep) { return "times" }
+    if !times.contains(firstTime) || !times.contains(runStart) || !times.contains(lastTime) { return "times" }
     if !(0...21_000_000).contains(gridSpacing) { return "grid spacing \(gridSpacing)" }
     if !storeName(model, 31) || !storeName(domain, 15) { return "model or domain" }
     var names: Set<String> = []

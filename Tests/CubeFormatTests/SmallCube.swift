@@ -9,7 +9,7 @@ import GridGeometry
 enum SmallCube {
   static let width = 6
   static let height = 4
-  static let steps = 5
+  static let stepCount = 5
   static let names = ["temp", "rain", "hum"]
 
   /// Writes the cube at `path` (without its terrain section when `terrain` is false, as
@@ -28,7 +28,7 @@ enum SmallCube {
       }
     }
     let header = CubeHeader(
-      width: width, height: height, steps: steps, firstStep: 1_750_003_200, stepSeconds: 3600,
+      width: width, height: height, stepCount: stepCount, firstTime: 1_750_003_200, stepSeconds: 3600,
       runStart: 1_750_003_200 - 3600, model: "wrf", domain: "d03", gridSpacing: 12_000,
       projection: CubeProjection(code: 1, parameters: [30, 60, -8, 38.2, -11.7, 90, 0, 12_000]),
       metrics: [
@@ -44,7 +44,7 @@ enum SmallCube {
       header: header, latitudes: latitudes, longitudes: longitudes, terrain: withTerrain ? terrain : nil,
       destination: path)
     let cells = width * height
-    for step in 0..<steps {
+    for step in 0..<stepCount {
       writer.write(metric: 0, step: step, values: (0..<cells).map { 10 + Double($0) * 0.37 + Double(step) * 1.5 })
       writer.write(metric: 1, step: step, values: (0..<cells).map { step == 0 ? .nan : Double(($0 * 7 + step) % 13) })
       writer.write(metric: 2, step: step, values: (0..<cells).map { $0 == 5 && step == 2 ? .nan : Double(40 + $0) })

@@ -111,7 +111,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("terrain")
     defer { SampleFiles.remove(directory) }
     let header = CubeHeader(
-      width: 2, height: 2, steps: 1, firstStep: 1_750_000_000, stepSeconds: 3600, runStart: 1_750_000_000,
+      width: 2, height: 2, stepCount: 1, firstTime: 1_750_000_000, stepSeconds: 3600, runStart: 1_750_000_000,
       model: "wrf", domain: "d01", gridSpacing: 0, projection: CubeProjection(code: 0, parameters: []),
       metrics: [CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.01, offset: -150)])
     let path = "\(directory)/refused.cube"

@@ -23,7 +23,7 @@ import _TestSupport
   /// The value the catalog rule picks at `time`, read from the cubes opened on their own:
   /// the newer run where it covers the hour, else the older.
   static func expected(_ metric: String, at time: Int64, old: Cube, new: Cube) throws -> Double? {
-    let cube = time >= new.firstTime && time <= new.lastStep ? new : old
+    let cube = time >= new.firstTime && time <= new.lastTime ? new : old
     let location = try cube.locate(latitude: latitude, longitude: longitude, method: .nearest)
     return try cube.value(try cube.metric(metric), at: location, time: time)
   }

@@ -40,7 +40,7 @@ import Testing
         next = segment.instants.upperBound
         for (offset, index) in segment.instants.enumerated() {
           #expect(segment.source == expected[index].0, "trial \(trial) instant \(index)")
-          if let first = segment.firstStep {
+          if let first = segment.firstStepIndex {
             #expect(first + offset == expected[index].1, "trial \(trial) instant \(index)")
           } else if segment.source != nil {
             #expect(segment.instants.count == 1 && expected[index].1 == nil, "trial \(trial) instant \(index)")

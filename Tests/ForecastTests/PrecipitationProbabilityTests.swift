@@ -124,7 +124,7 @@ import _TestSupport
     let (width, height) = (30, 24)
     let (latitudes, longitudes) = (members[0].cube.file.latitudes, members[0].cube.file.longitudes)
     let first = try #require(members.map(\.cube.firstTime).min())
-    let last = try #require(members.map(\.cube.lastStep).max())
+    let last = try #require(members.map(\.cube.lastTime).max())
     var random = TestRandom(seed: 0x9E0B_2026)
     var (zero, hundred, between, edge, memberCounts) = (0, 0, 0, 0, [Int](repeating: 0, count: 4))
     for query in 0..<1_000 {
@@ -140,7 +140,7 @@ import _TestSupport
       // a run does not vote for the hour ending at its own start, before its forecast.
       var (sum, runs) = (0.0, [String]())
       for member in members
-      where time >= member.cube.firstTime && time <= member.cube.lastStep
+      where time >= member.cube.firstTime && time <= member.cube.lastTime
         && (time != member.cube.firstTime || member.cube.header.runStart != time)
       {
         let cell = BruteForce.nearest(
@@ -171,7 +171,7 @@ import _TestSupport
       #expect(hourly.probabilityMembers[0].map { hourly.provenance[$0].run } == runs, "\(label)")
       // The answering run is the newest covering the hour, a member unless the hour ends at
       // its start.
-      let answering = members.first { time >= $0.cube.firstTime && time <= $0.cube.lastStep }?.cube.run
+      let answering = members.first { time >= $0.cube.firstTime && time <= $0.cube.lastTime }?.cube.run
       #expect(hourly.sourceOfHour[0].map { hourly.provenance[$0].run } == answering, "\(label)")
 
       memberCounts[runs.count] += 1
@@ -201,7 +201,7 @@ import _TestSupport
     let forecaster = Forecaster(store: try ForecastStore(path: store))
     let (latitude, longitude) = (39.5, -8.0)
     let location = try cube.locate(latitude: latitude, longitude: longitude, method: .nearest)
-    let instants = (0..<cube.header.steps).map { cube.time(ofStep: $0) }
+    let instants = (0..<cube.header.stepCount).map { cube.time(ofStep: $0) }
     let request = ForecastRequest(latitude: latitude, longitude: longitude)
     let hourly = try forecaster.hourly(request, metrics: [.precipitationProbability], instants: instants)
     #expect(hourly.provenance.count == 1 && hourly.provenance[0].run == cube.run)

@@ -134,7 +134,7 @@ import _TestSupport
         for (slot, stored) in cube.header.metrics.enumerated() {
           guard let metric = Metric.named(stored.name), app.contains(metric) else { continue }
           checked.insert(metric)
-          for step in 0..<cube.header.steps {
+          for step in 0..<cube.header.stepCount {
             for cell in 0..<cube.header.cells {
               guard let value = stored.decode(cube.word(metric: slot, cell: cell, step: step)) else { continue }
               #expect(value.isFinite && metric.range.contains(value), "\(file) \(metric) \(value)")

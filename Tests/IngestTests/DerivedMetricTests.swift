@@ -95,7 +95,7 @@ private struct RawWRF {
     let report = try Ingestor.run([path], options: .init(store: store))
     let cube = try Cube(path: try #require(report.published.first).path)
     let raw = try RawWRF(path)
-    #expect(cube.header.steps == raw.steps && cube.header.width == raw.width)
+    #expect(cube.header.stepCount == raw.steps && cube.header.width == raw.width)
     #expect(cube.run == "2005092012")  // SIMULATION_START_DATE, not the first step
 
     let metric = { (name: String) throws -> QueryMetric in try cube.metric(name) }

@@ -85,9 +85,9 @@ import _TestSupport
       let (lat, lon) = (Double(grid.latitudes[cell]), Double(grid.longitudes[cell]))
       for name in ["temp", "rain", "atm_press", "wind_vel"] {
         let a = try mm5.value(
-          try mm5.metric(name), at: try mm5.locate(latitude: lat, longitude: lon, method: .nearest), time: mm5.lastStep)
+          try mm5.metric(name), at: try mm5.locate(latitude: lat, longitude: lon, method: .nearest), time: mm5.lastTime)
         let b = try wrf.value(
-          try wrf.metric(name), at: try wrf.locate(latitude: lat, longitude: lon, method: .nearest), time: wrf.lastStep)
+          try wrf.metric(name), at: try wrf.locate(latitude: lat, longitude: lon, method: .nearest), time: wrf.lastTime)
         #expect(abs((a ?? .nan) - (b ?? .nan)) <= 0.02, "\(name) at cell \(cell)")
       }
     }

@@ -38,7 +38,7 @@ import _TestSupport
     for cell in latitudes.indices {
       let around = neighbours(of: cell, latitudes: latitudes, longitudes: longitudes)
       sizes.insert(around.count)
-      for step in 0..<cube.header.steps {
+      for step in 0..<cube.header.stepCount {
         let stored = metrics[share].decode(cube.file.word(metric: share, cell: cell, step: step))
         guard metrics[rain].decode(cube.file.word(metric: rain, cell: cell, step: step)) != nil else {
           #expect(stored == nil, "cell \(cell) step \(step): a share where the cell's rain is missing")

@@ -13,7 +13,7 @@ private func writeCube(
   -> String
 {
   let header = CubeHeader(
-    width: width, height: height, steps: 1, firstStep: 1_750_000_000, stepSeconds: 3600,
+    width: width, height: height, stepCount: 1, firstTime: 1_750_000_000, stepSeconds: 3600,
     runStart: 1_750_000_000, model: "crafted", domain: "d01", gridSpacing: 9000,
     projection: CubeProjection(code: 0, parameters: []),
     metrics: [CubeMetric(name: "temp", unit: "°C", temporal: 0, scale: 0.5, offset: -100)])

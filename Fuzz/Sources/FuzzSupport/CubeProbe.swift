@@ -26,7 +26,7 @@ public enum CubeProbe {
     var sum = 0
     for metric in header.metrics.indices {
       for cell in [0, header.cells - 1] where cell >= 0 {
-        for step in [0, header.steps - 1] where step >= 0 {
+        for step in [0, header.stepCount - 1] where step >= 0 {
           sum &+= Int(file.word(metric: metric, cell: cell, step: step))
         }
       }
@@ -51,7 +51,7 @@ public enum CubeProbe {
     var points = cells.map { (Double(latitudes[$0]), Double(longitudes[$0])) }
     points += [(0, 0), (89.999, -179.999), (-90, 180), (Double(latitudes[0]) + 0.01, Double(longitudes[0]) - 0.01)]
     let first = cube.firstTime
-    let times = [first, first &+ cube.stepLength / 2, cube.lastStep, .min]
+    let times = [first, first &+ cube.stepLength / 2, cube.lastTime, .min]
     let metrics = Metric.queryable.map { cube.metric($0) }
     var sum = 0.0
     for (latitude, longitude) in points {
@@ -65,14 +65,15 @@ public enum CubeProbe {
           continue
         }
         // Land/sea selection moves the cell through the terrain section's mask.
-        let location = cube.selecting(.land, latitude: latitude, longitude: longitude, from: nearest)
-        sum += cube.terrainHeight(at: location) ?? 0
+        guard let location = try? cube.selecting(.land, latitude: latitude, longitude: longitude, from: nearest)
+        else { continue }
+        sum += (try? cube.terrainHeight(at: location)) ?? 0
         for metric in metrics {
           for time in times {
             sum += (try? cube.value(metric, at: location, time: time)).flatMap { $0 } ?? 0
           }
-          if let range = try? cube.steps(from: first, to: cube.lastStep) {
-            sum += cube.series(metric, at: location, steps: range).compactMap { $0 }.reduce(0, +)
+          if let range = try? cube.stepIndices(from: first, to: cube.lastTime) {
+            sum += ((try? cube.series(metric, at: location, steps: range)) ?? []).compactMap { $0 }.reduce(0, +)
           }
         }
       }

@@ -42,7 +42,7 @@ public enum FuzzSeeds {
       seeds["\(name).cube"] = Array(data)
     }
     let header = CubeHeader(
-      width: 2, height: 2, steps: 1, firstStep: 1_782_000_000, stepSeconds: 3600, runStart: 1_782_000_000,
+      width: 2, height: 2, stepCount: 1, firstTime: 1_782_000_000, stepSeconds: 3600, runStart: 1_782_000_000,
       model: "tiny", domain: "d01", gridSpacing: 1000,
       projection: CubeProjection(code: 0, parameters: Array(repeating: .nan, count: 8)),
       metrics: [CubeMetric(name: "temp", unit: "C", temporal: 0, scale: 0.01, offset: -100)])

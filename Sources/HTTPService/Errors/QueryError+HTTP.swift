@@ -4,12 +4,15 @@ import PointQuery
 /// What the store says about a point: a point outside every domain or a time no run covers
 /// is a question without an answer (404); a malformed coordinate or name is a bad request
 /// (400); a store with nothing readable is the service's trouble, not the client's (503).
+/// A handle crossing cubes cannot come from a request (500, should it ever happen).
 extension QueryError: JSONErrorResponse {
   public var status: HTTPResponse.Status {
     switch self {
     case .outsideDomain, .timeOutsideRun, .timeNotCovered: .notFound
     case .unknownMetric, .invalidCoordinate, .unknownDomain: .badRequest
     case .emptyStore, .noReadableCube, .unreadableStore, .unreadableCube: .serviceUnavailable
+    // The service pairs every handle with its cube; one crossing cubes is its own bug.
+    case .foreignHandle: .internalServerError
     }
   }
 

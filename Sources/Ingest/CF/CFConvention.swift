@@ -41,7 +41,7 @@ enum CFConvention {
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
-        runStart: try runStart(file: file, reference: scan.reference, firstStep: steps[0].time),
+        runStart: try runStart(file: file, reference: scan.reference, firstTime: steps[0].time),
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes,
         projection: CubeProjection(
           code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
@@ -80,7 +80,7 @@ extension CFConvention {
 /// time units' reference when that lies up to 16 days before the first step (GRIB
 /// converters count forecast hours from the analysis time); else the first step (a
 /// reanalysis such as ERA5 counts from 1900 and has no run).
-private func runStart(file: NCFile, reference: Int64, firstStep: Int64) throws(IngestError) -> Int64 {
+private func runStart(file: NCFile, reference: Int64, firstTime: Int64) throws(IngestError) -> Int64 {
   if let variable = file.variables["forecast_reference_time"], variable.shape.count <= 1,
     let units = variable.attributes["units"]?.text, let (unit, base) = CFTime.parse(units)
   {
@@ -95,7 +95,7 @@ private func runStart(file: NCFile, reference: Int64, firstStep: Int64) throws(I
         first, secondsPerUnit: unit, since: base, path: file.path, variable: variable.name, what: "the run's start")
     }
   }
-  return firstStep - reference >= 0 && firstStep - reference <= 16 * 86_400 ? reference : firstStep
+  return firstTime - reference >= 0 && firstTime - reference <= 16 * 86_400 ? reference : firstTime
 }
 
 /// Which CF quantities feed which metric, decided from the first file.
