@@ -1,5 +1,6 @@
 import Meteorology
 import PointQuery
+import Store
 
 /// Answers the questions a weather app asks about a point — now, today hour by hour, the
 /// next hours, the next days — from a live store, stitching runs hour by hour.

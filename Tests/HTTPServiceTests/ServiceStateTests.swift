@@ -74,6 +74,7 @@ import _TestSupport
     }
 
     try TestStores.publish(TestStores.spec(start: "2026-03-28_00:00:00", hours: 24, seed: 1), into: store)
+    try await server.waitUntil("the run served") { try await Self.health(server).status == 200 }
     let (after, ready) = try await Self.health(server)
     #expect(after == 200)
     #expect(ready["status"] as? String == "ready")
@@ -93,6 +94,7 @@ import _TestSupport
     #expect(try await server.client.get(Self.query).status == 200)
 
     try Self.replace(cube) { $0.removeLast(17) }
+    try await server.waitUntil("the cube left out") { try await Self.health(server).status == 503 }
     for target in [Self.query, Self.legacy] {
       let answer = try await server.client.get(target)
       #expect(answer.status == 503, "\(target): \(answer.body)")
