@@ -47,6 +47,10 @@ import _TestSupport
     // Relative to the store, whose path stays private.
     let problems = try #require(json["problems"] as? [String])
     #expect(problems.count == 1 && problems[0].hasPrefix("wrf/d01/2026032806.cube: corrupted"), "\(problems)")
+    // Counted once, as a file the store left out; one run answers.
+    let metrics = Set(try await server.client.get("/metrics").body.split(separator: "\n").map(String.init))
+    #expect(metrics.contains("nwpcube_store_rejected_cubes_total 1"), "\(metrics.sorted())")
+    #expect(metrics.contains("nwpcube_runs 1.0"), "\(metrics.sorted())")
     // The good run answers every hour, the bad run's hours included.
     let answer = try await server.client.get(Self.query)
     #expect(answer.status == 200, "\(answer.body)")
