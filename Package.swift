@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "nwpcube", targets: ["nwpcube"]),
-    .library(name: "PointQuery", targets: ["PointQuery", "UTCTime", "Meteorology", "Forecast", "Warnings"]),
+    .library(name: "PointQuery", targets: ["PointQuery", "Store", "UTCTime", "Meteorology", "Forecast", "Warnings"]),
     .library(name: "Ingest", targets: ["Ingest"]),
     .library(name: "HTTPService", targets: ["HTTPService"]),
     .library(name: "Places", targets: ["Places"]),
@@ -43,19 +43,28 @@ let package = Package(
     .target(name: "CFileSystemType"),
     .target(name: "GridGeometry"),
     .target(name: "CubeFormat", dependencies: ["CPrefetch"]),
+    .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    // Store management (scanning, watching, pruning, the live catalog), apart from reading a
+    // cube, which is PointQuery's. No package dependency, so that the fuzz build keeps it.
     .target(
-      name: "PointQuery", dependencies: ["CFileSystemType", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+      name: "Store",
+      dependencies: [
+        "CFileSystemType", "CubeFormat", "PointQuery", "UTCTime",
+      ]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
-    .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
-    .target(name: "Warnings", dependencies: ["Forecast", "PointQuery", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
-      name: "ForecastOutput", dependencies: ["Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
+      name: "Warnings", dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(
+      name: "ForecastOutput",
+      dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "ForecastOutput", "PointQuery", "CubeFormat", "Meteorology", "UTCTime", "Places", "Warnings",
+        "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
+        "Warnings",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -71,8 +80,8 @@ let package = Package(
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime", "HTTPService",
-        "Places", "Warnings",
+        "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
+        "HTTPService", "Places", "Warnings",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -88,22 +97,29 @@ let package = Package(
     .testTarget(
       name: "IngestTests",
       dependencies: ["Ingest", "PointQuery", "NetCDF", "Meteorology", "SampleRun", "UTCTime", "_TestSupport"]),
-    .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Ingest", "SampleRun", "_TestSupport"]),
+    .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "Store", "Ingest", "SampleRun", "_TestSupport"]),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: [
+        "Store", "PointQuery", "CubeFormat", "UTCTime", "SampleRun", "_TestSupport",
+      ]),
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
-    .testTarget(name: "CLITests", dependencies: ["PointQuery", "UTCTime", "_TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["PointQuery", "Store", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
     .testTarget(
       name: "WarningsTests",
-      dependencies: ["Warnings", "Forecast", "PointQuery", "Meteorology", "UTCTime", "SampleRun", "_TestSupport"]),
+      dependencies: [
+        "Warnings", "Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "SampleRun", "_TestSupport",
+      ]),
     .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
       name: "ForecastTests",
-      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "_TestSupport"]),
+      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "_TestSupport"]),
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
-        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Meteorology", "UTCTime", "Ingest", "SampleRun",
-        "Places", "Warnings", "_TestSupport",
+        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
+        "SampleRun", "Places", "Warnings", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Meteorology
 import PointQuery
+import Store
 
 /// Answers the questions a weather app asks about a point — now, today hour by hour, the
 /// next hours, the next days — from a live store, stitching runs hour by hour.
@@ -9,8 +10,9 @@ import PointQuery
 /// carries the provenance of its values. Values are in the request's units; an hour no run
 /// covers is nil, and a request none of whose hours is covered is an error.
 ///
-/// A `Forecaster` is a value over a `ForecastStore`; the store picks up new runs on the
-/// next call, so a service keeps one for its lifetime.
+/// A `Forecaster` is a value over a `ForecastStore`; each call answers from the store's
+/// current catalog, which takes in new runs when the store is refreshed (`refresh()`, which
+/// `nwpcube serve` calls from a service), so a service keeps one for its lifetime.
 public struct Forecaster: Sendable {
   /// The store answers come from.
   public let store: ForecastStore

@@ -1,4 +1,5 @@
 import PointQuery
+import Store
 import UTCTime
 
 /// A store's runs as JSON: what `nwpcube runs --json` prints and `/v1/runs` serves.

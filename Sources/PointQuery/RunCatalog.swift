@@ -1,3 +1,5 @@
+import CubeFormat
+
 /// Every run of every model and domain in a store at one moment: an immutable snapshot that
 /// a reader keeps for the whole of a query, so that a run published or pruned meanwhile
 /// never tears an answer.
@@ -21,12 +23,17 @@ public struct RunCatalog: Sendable {
   public init(store: String, cubes: [Cube], problems: [String] = []) {
     self.store = store
     self.problems = problems
-    self.cubes = cubes.sorted { a, b in
-      if a.header.runStart != b.header.runStart { return a.header.runStart > b.header.runStart }
-      let (spacingA, spacingB) = (Self.spacing(a), Self.spacing(b))
-      if spacingA != spacingB { return spacingA < spacingB }
-      return (a.header.model, a.header.domain) < (b.header.model, b.header.domain)
-    }
+    self.cubes = cubes.sorted { Self.answersBefore($0.header, $1.header) }
+  }
+
+  /// Whether the cube of header `a` comes before that of `b` in answering order. The order
+  /// is decided by headers alone, so that a reader can order cubes it has not opened; cubes
+  /// of equal headers keep the order they are given in (Swift's sort is stable).
+  public static func answersBefore(_ a: CubeHeader, _ b: CubeHeader) -> Bool {
+    if a.runStart != b.runStart { return a.runStart > b.runStart }
+    let (spacingA, spacingB) = (spacing(a), spacing(b))
+    if spacingA != spacingB { return spacingA < spacingB }
+    return (a.model, a.domain) < (b.model, b.domain)
   }
 
   /// The cubes that can answer at a point, in answering order, each with where the point
@@ -86,8 +93,8 @@ public struct RunCatalog: Sendable {
     return (source.cube, source.location)
   }
 
-  private static func spacing(_ cube: Cube) -> Double {
-    cube.header.gridSpacing > 0 ? cube.header.gridSpacing : .infinity
+  private static func spacing(_ header: CubeHeader) -> Double {
+    header.gridSpacing > 0 ? header.gridSpacing : .infinity
   }
 }
 

@@ -1,5 +1,6 @@
 import Forecast
 import PointQuery
+import Store
 
 /// The cells of one evaluation, each outlined once: a point's warnings nearly always come
 /// from one or two cubes.

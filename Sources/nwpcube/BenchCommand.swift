@@ -4,6 +4,7 @@ import ForecastOutput
 import GridGeometry
 import PointQuery
 import SampleRun
+import Store
 import UTCTime
 
 #if canImport(Glibc)

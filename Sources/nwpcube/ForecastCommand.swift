@@ -3,6 +3,7 @@ import Forecast
 import ForecastOutput
 import Meteorology
 import PointQuery
+import Store
 
 struct ForecastCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -88,7 +89,20 @@ struct ForecastCommand: ParsableCommand {
       elevation: elevation.flatMap { $0.isNaN ? nil : $0 })
     let query = ForecastQuery(
       request: request, hourly: hourlyMetrics, daily: dailyVariables, start: start, days: days)
-    let document = try query.answer(Forecaster(store: try ForecastStore(path: location.store)))
+    // Only the cubes that can answer the hours of the local days asked are opened and
+    // verified. An error comes from the whole store, worded as it always was.
+    let (first, end) = (zone.start(of: start), zone.start(of: start.adding(days: days)))
+    let question = PointQuestion(
+      latitude: location.lat, longitude: location.lon, method: location.method, domain: location.domain,
+      times: first...max(first, end), probability: true)
+    let document: ForecastDocument
+    if let store = try? ForecastStore(path: location.store, answering: question),
+      let answered = try? query.answer(Forecaster(store: store))
+    {
+      document = answered
+    } else {
+      document = try query.answer(Forecaster(store: try ForecastStore(path: location.store)))
+    }
     print(format == .json ? document.json() : document.csv())
   }
 

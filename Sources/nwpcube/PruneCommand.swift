@@ -1,6 +1,7 @@
 import ArgumentParser
 import CubeFormat
 import PointQuery
+import Store
 import UTCTime
 
 struct PruneCommand: ParsableCommand {

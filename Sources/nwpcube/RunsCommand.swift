@@ -1,6 +1,7 @@
 import ArgumentParser
 import ForecastOutput
 import PointQuery
+import Store
 import UTCTime
 
 struct RunsCommand: ParsableCommand {

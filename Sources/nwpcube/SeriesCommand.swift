@@ -36,7 +36,7 @@ struct SeriesCommand: ParsableCommand {
     guard start <= end else {
       throw ValidationError("--from \(from) is after --to \(to)")
     }
-    let (sources, answering) = try point.sources(time: start)
+    let (sources, answering) = try point.sources(time: start, through: end)
     let (cube, location) = (answering.cube, answering.location)
     let metrics = try point.resolveMetrics(in: cube)
     let steps = try cube.stepIndices(from: start, to: end)

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Meteorology
 import PointQuery
+import Store
 import UTCTime
 
 /// Where to answer: the store and the point, shared by the commands that read one point.
@@ -46,14 +48,37 @@ struct PointOptions: ParsableArguments {
     return (source.cube, source.location)
   }
 
-  /// Every cube containing the point (for `precipitation_probability`, which averages
-  /// runs) and the one answering at `time`, as `select` picks it.
-  func sources(time: Int64) throws -> (PointSources, PointSources.Source) {
-    let store = try ForecastStore(path: location.store)
+  /// The cubes containing the point that can answer between `time` and `end` (for
+  /// `precipitation_probability`, which averages runs) and the one answering at `time`, as
+  /// `select` picks it. Only those cubes are opened and verified (see
+  /// `ForecastStore.init(path:answering:)`); an error comes from the whole store, worded as
+  /// it always was.
+  func sources(time: Int64, through end: Int64? = nil) throws -> (PointSources, PointSources.Source) {
+    let question = PointQuestion(
+      latitude: location.lat, longitude: location.lon, method: method, domain: location.domain,
+      times: time...max(time, end ?? time), probability: mayAskProbability)
+    if let store = try? ForecastStore(path: location.store, answering: question),
+      let found = try? sources(in: store, time: time)
+    {
+      return found
+    }
+    return try sources(in: try ForecastStore(path: location.store), time: time)
+  }
+
+  private func sources(in store: ForecastStore, time: Int64) throws(QueryError) -> (PointSources, PointSources.Source) {
     let sources = try store.catalog.sources(
       latitude: location.lat, longitude: location.lon, method: method, domain: location.domain)
     guard let source = sources.source(at: time) else { throw sources.timeNotCovered(time) }
     return (sources, source)
+  }
+
+  /// Whether the metrics asked for may include a `precipitation_probability` (all of a
+  /// cube's metrics do, and so does a name that is not a metric's, whose error comes later).
+  private var mayAskProbability: Bool {
+    guard let metrics else { return true }
+    return metrics.split(separator: ",").contains {
+      Metric.named($0.trimmingCharacters(in: .whitespaces))?.origin ?? .timeLaggedMembers == .timeLaggedMembers
+    }
   }
 
   /// The metrics asked for, resolved against `cube`.

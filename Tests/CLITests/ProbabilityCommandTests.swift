@@ -1,5 +1,6 @@
 import Foundation
 import PointQuery
+import Store
 import Testing
 import UTCTime
 import _TestSupport

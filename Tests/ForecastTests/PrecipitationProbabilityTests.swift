@@ -2,6 +2,7 @@ import Forecast
 import Foundation
 import Meteorology
 import PointQuery
+import Store
 import Testing
 import UTCTime
 import _TestSupport

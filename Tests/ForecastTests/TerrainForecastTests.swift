@@ -4,6 +4,7 @@ import ForecastOutput
 import Foundation
 import Meteorology
 import PointQuery
+import Store
 import Testing
 import UTCTime
 import _TestSupport

@@ -47,6 +47,10 @@ import _TestSupport
     // Relative to the store, whose path stays private.
     let problems = try #require(json["problems"] as? [String])
     #expect(problems.count == 1 && problems[0].hasPrefix("wrf/d01/2026032806.cube: corrupted"), "\(problems)")
+    // Counted once, as a file the store left out; one run answers.
+    let metrics = Set(try await server.client.get("/metrics").body.split(separator: "\n").map(String.init))
+    #expect(metrics.contains("nwpcube_store_rejected_cubes_total 1"), "\(metrics.sorted())")
+    #expect(metrics.contains("nwpcube_runs 1.0"), "\(metrics.sorted())")
     // The good run answers every hour, the bad run's hours included.
     let answer = try await server.client.get(Self.query)
     #expect(answer.status == 200, "\(answer.body)")
@@ -74,6 +78,7 @@ import _TestSupport
     }
 
     try TestStores.publish(TestStores.spec(start: "2026-03-28_00:00:00", hours: 24, seed: 1), into: store)
+    try await server.waitUntil("the run served") { try await Self.health(server).status == 200 }
     let (after, ready) = try await Self.health(server)
     #expect(after == 200)
     #expect(ready["status"] as? String == "ready")
@@ -93,6 +98,7 @@ import _TestSupport
     #expect(try await server.client.get(Self.query).status == 200)
 
     try Self.replace(cube) { $0.removeLast(17) }
+    try await server.waitUntil("the cube left out") { try await Self.health(server).status == 503 }
     for target in [Self.query, Self.legacy] {
       let answer = try await server.client.get(target)
       #expect(answer.status == 503, "\(target): \(answer.body)")

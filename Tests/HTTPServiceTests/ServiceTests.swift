@@ -34,6 +34,7 @@ import _TestSupport
 
     try TestStores.publish(TestStores.spec(start: "2026-03-28_12:00:00", hours: 24, seed: 2), into: store)
     #expect(try await runs() == ["2026032812", "2026032800"])
+    try await server.waitUntil("the new run served") { try await metric("nwpcube_cubes") == "2.0" }
     // Hours 00–11 only the older run covers; from 12 on, the newer one answers.
     #expect(try await sources() == ["2026032800", "2026032812"])
     #expect(try await metric("nwpcube_cubes") == "2.0")

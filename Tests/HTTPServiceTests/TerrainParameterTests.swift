@@ -3,6 +3,7 @@ import Forecast
 import ForecastOutput
 import Foundation
 import PointQuery
+import Store
 import Testing
 import _TestSupport
 

@@ -3,6 +3,7 @@ import Ingest
 import Meteorology
 import PointQuery
 import SampleRun
+import Store
 import Testing
 import _TestSupport
 

@@ -1,6 +1,7 @@
 import Forecast
 import Meteorology
 import PointQuery
+import Store
 import Testing
 import UTCTime
 import Warnings

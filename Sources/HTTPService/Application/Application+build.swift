@@ -4,6 +4,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import PointQuery
+import ServiceLifecycle
+import Store
 import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
@@ -11,8 +13,9 @@ import Warnings
 /// metrics and JSON errors on every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
-/// or with `runService()`. The store is rescanned as runs are published and pruned, so the
-/// service answers from the newest runs without a restart.
+/// or with `runService()`. The store is rescanned as runs are published and pruned, off the
+/// request path (`StoreRefreshService`), so the service answers from the newest runs without
+/// a restart.
 ///
 /// The service starts whatever the store holds, as it keeps running whatever happens to the
 /// store: a cube that cannot be opened is left out with an error in the log, and an empty or
@@ -73,6 +76,8 @@ public func buildApplication(
   .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
+  var services: [any Service] = [StoreRefreshService(store: store)]
+  if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   return Application(
     router: router,
     server: .http1(
@@ -80,7 +85,7 @@ public func buildApplication(
         additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: settings.idleTimeout)),
     configuration: ApplicationConfiguration(
       address: .hostname(settings.host, port: settings.port), serverName: "nwpcube"),
-    services: keys.map { [KeyReloadService(keys: $0, metrics: metrics, logger: logger)] } ?? [],
+    services: services,
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
     logger: logger)
 }

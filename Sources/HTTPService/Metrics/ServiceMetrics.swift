@@ -15,6 +15,10 @@ final class ServiceMetrics: Sendable {
   private let cubes: Gauge
   private let generation: Gauge
   private let newestRun: Gauge
+  private let runs: Gauge
+  private let rejected: Counter
+  /// The store's count of rejected cubes at the last scrape, which the counter has reached.
+  private let rejectedSeen = Mutex<Int>(0)
   /// Each route's and status's counter and histogram, found in the registry once: the
   /// registry builds a key from the labels on every lookup.
   private let perRoute = Mutex<[RouteStatus: (Counter, DurationHistogram)]>([:])
@@ -54,6 +58,14 @@ final class ServiceMetrics: Sendable {
       descriptor: MetricNameDescriptor(
         namespace: "nwpcube", metricName: "newest_run_start", unitName: "seconds",
         helpText: "Start (Unix seconds) of the newest run in the store."))
+    runs = registry.makeGauge(
+      descriptor: MetricNameDescriptor(
+        namespace: "nwpcube", metricName: "runs", unitName: "",
+        helpText: "Runs (distinct run starts of any model and domain) the service answers from."))
+    rejected = registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "nwpcube", subsystem: "store", metricName: "rejected_cubes", unitName: "total",
+        helpText: "Cube files the store's scans could not open or verify and left out, each file once."))
   }
 
   /// Counts one request and its duration. `route` is the matched route's path, or
@@ -78,8 +90,15 @@ final class ServiceMetrics: Sendable {
     let status: Int
   }
 
-  /// Every metric in Prometheus's text format, the store's gauges read from `catalog` first.
-  func exposition(catalog: RunCatalog) -> String {
+  /// Every metric in Prometheus's text format, the store's gauges read from `catalog` first
+  /// and its rejected cubes' counter brought up to `rejectedCubes` (the store's own count).
+  func exposition(catalog: RunCatalog, rejectedCubes: Int) -> String {
+    let increase = rejectedSeen.withLock { seen in
+      defer { seen = max(seen, rejectedCubes) }
+      return max(rejectedCubes - seen, 0)
+    }
+    if increase > 0 { rejected.increment(by: Int64(increase)) }
+    runs.set(Double(Set(catalog.cubes.map(\.header.runStart)).count))
     let files = Set(catalog.cubes.map(\.file.identity))
     let count = catalogs.withLock { seen in
       if seen.count == 0 || seen.files != files { seen = (files, seen.count + 1) }

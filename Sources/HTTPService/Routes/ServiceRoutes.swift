@@ -2,6 +2,7 @@ import ForecastOutput
 import Foundation
 import Hummingbird
 import PointQuery
+import Store
 
 /// The routes that describe and watch the service: its runs, its health, its metrics and
 /// its OpenAPI document.
@@ -24,11 +25,13 @@ struct ServiceRoutes: Sendable {
       return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
     }
     // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load
-    // balancers poll it and the load test measures the forecast routes against it: the
-    // store's change check is one system call, as on every query.
+    // balancers poll it and the load test measures the forecast routes against it: it loads
+    // the current catalog, as every query does.
     router.get(RouterPath(Self.healthPath)) { _, _ in health.response(for: store.catalog) }
     router.get(RouterPath(Self.metricsPath)) { _, _ in
-      Responses.text(metrics.exposition(catalog: store.catalog), contentType: Responses.prometheus)
+      Responses.text(
+        metrics.exposition(catalog: store.catalog, rejectedCubes: store.cubesRejected),
+        contentType: Responses.prometheus)
     }
     router.get(RouterPath(Self.openAPIPath)) { _, _ in
       guard let openAPI else {

@@ -64,6 +64,7 @@ struct HTTPTestClient: Sendable {
 enum HTTPTestError: Error {
   case malformedResponse(String)
   case serverDidNotStart(String)
+  case neverHappened(String)
 }
 
 /// A response as received: status, headers, body.

@@ -49,6 +49,17 @@ final class LiveServer: Sendable {
     return LiveServer(port: port, log: log, group: group, run: run)
   }
 
+  /// Waits until `condition` holds, asking again every 20 ms: for a run published or pruned
+  /// while serving, which the store's refresh service brings in at its next wake. The
+  /// deadline only guards against a hang; it is no measure of how soon.
+  func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(300)
+    while try await !condition() {
+      guard ContinuousClock.now < deadline else { throw HTTPTestError.neverHappened(what) }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
   /// Shuts the server down gracefully and waits for it to stop.
   func stop() async throws {
     await group.triggerGracefulShutdown()

@@ -2,6 +2,7 @@ import Forecast
 import Foundation
 import HTTPService
 import PointQuery
+import Store
 import UTCTime
 import _TestSupport
 

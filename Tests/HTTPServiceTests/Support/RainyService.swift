@@ -1,6 +1,7 @@
 import Forecast
 import HTTPService
 import PointQuery
+import Store
 import Warnings
 import _TestSupport
 

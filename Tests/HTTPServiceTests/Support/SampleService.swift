@@ -5,6 +5,7 @@ import Ingest
 import Places
 import PointQuery
 import SampleRun
+import Store
 import UTCTime
 import Warnings
 import _TestSupport

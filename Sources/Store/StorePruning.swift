@@ -1,4 +1,5 @@
 import CubeFormat
+import PointQuery
 import UTCTime
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CubeFormat
+import PointQuery
 import UTCTime
 
 /// One cube file of a store as its header describes it, read without hashing the data

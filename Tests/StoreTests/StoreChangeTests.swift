@@ -1,13 +1,14 @@
 import Foundation
+import PointQuery
 import SampleRun
 import Testing
 import UTCTime
 import _TestSupport
 
-@testable import PointQuery
+@testable import Store
 
 /// How a live store notices runs published and pruned, by each method of change detection.
-/// Every change is made before the next access and must be seen by it: no waiting.
+/// Every change is made before the next `refresh()` and must be seen by it: no waiting.
 @Suite struct StoreChangeTests {
   static let first = TestStores.spec(start: "2026-06-20_00:00:00", hours: 6, seed: 1)
   static let second = TestStores.spec(start: "2026-06-20_06:00:00", hours: 6, seed: 2)
@@ -21,7 +22,7 @@ import _TestSupport
     #endif
   }
 
-  static func runs(_ store: ForecastStore) -> [String] { store.cubes.map(\.run) }
+  static func runs(_ store: ForecastStore) -> [String] { store.refresh().cubes.map(\.run) }
 
   /// Runs `body` on a new store holding `runs` of one model, opened with `detection`.
   /// `aged` dates its directories back as `ageDirectories` does.
@@ -39,7 +40,7 @@ import _TestSupport
   }
 
   @Test(arguments: ChangeDetection.allCases)
-  func aPublishedRunIsSeenOnTheNextAccess(_ detection: ChangeDetection) throws {
+  func aPublishedRunIsSeenOnTheNextRefresh(_ detection: ChangeDetection) throws {
     try Self.withStore(detection: detection) { store, forecast in
       #expect(Self.runs(forecast) == ["2026062000"])
       try TestStores.publish(Self.second, into: store)
@@ -48,7 +49,7 @@ import _TestSupport
   }
 
   @Test(arguments: ChangeDetection.allCases)
-  func aPrunedRunIsGoneOnTheNextAccess(_ detection: ChangeDetection) throws {
+  func aPrunedRunIsGoneOnTheNextRefresh(_ detection: ChangeDetection) throws {
     try Self.withStore([Self.first, Self.second], detection: detection) { store, forecast in
       #expect(Self.runs(forecast) == ["2026062006", "2026062000"])
       let old = try #require(forecast.cubes.last).file.path
@@ -64,9 +65,9 @@ import _TestSupport
   func aModelAddedLaterIsSeenAndSoAreItsLaterRuns(_ detection: ChangeDetection) throws {
     try Self.withStore(detection: detection) { store, forecast in
       try TestStores.publish(Self.first, into: store, model: "other")
-      #expect(forecast.cubes.map(\.name).sorted() == ["other/d01", "wrf/d01"])
+      #expect(forecast.refresh().cubes.map(\.name).sorted() == ["other/d01", "wrf/d01"])
       try TestStores.publish(Self.second, into: store, model: "other")
-      #expect(forecast.cubes.filter { $0.name == "other/d01" }.map(\.run) == ["2026062006", "2026062000"])
+      #expect(forecast.refresh().cubes.filter { $0.name == "other/d01" }.map(\.run) == ["2026062006", "2026062000"])
       #expect(forecast.changeDetection == Self.expected(detection))
     }
   }
@@ -78,6 +79,7 @@ import _TestSupport
       let time = try #require(UTC.parseWRF("2026-06-20_03:00:00"))
       for _ in 0..<20 {
         // Reading cubes touches the store's files without changing them.
+        forecast.refresh()
         let (cube, location) = try forecast.select(latitude: 39.4, longitude: -8.1, time: time, method: .nearest)
         _ = try cube.value(try cube.metric("temp"), at: location, time: time)
       }
@@ -124,7 +126,7 @@ import _TestSupport
 
   /// A blue/green deployment points the store's path at another tree by swapping a link.
   @Test(arguments: ChangeDetection.allCases)
-  func aSwappedRootLinkIsSeenOnTheNextAccess(_ detection: ChangeDetection) throws {
+  func aSwappedRootLinkIsSeenOnTheNextRefresh(_ detection: ChangeDetection) throws {
     let base = SampleFiles.temporaryDirectory("change-link")
     defer { SampleFiles.remove(base) }
     try TestStores.publish(Self.first, into: "\(base)/blue")

@@ -1,5 +1,6 @@
 import Foundation
 import PointQuery
+import Store
 import Synchronization
 import Testing
 import UTCTime
@@ -113,10 +114,14 @@ import _TestSupport
     // answer from it.
     while count("2026062000") < 20 { await Task.yield() }
     _ = try TestStores.publish(TestStores.spec(start: "2026-06-20_06:00:00", hours: 12, seed: 2), into: store)
+    #expect(forecast.refresh().cubes.map(\.run) == ["2026062006", "2026062000"])
     while count("2026062006") < 20 { await Task.yield() }
     let decisions = try StorePruning.prune(store: store, keep: 1)
     #expect(decisions.contains { $0.path == old && $0.action == .delete })
     #expect(!FileManager.default.fileExists(atPath: old))
+    #expect(forecast.refresh().cubes.map(\.run) == ["2026062006"])
+    // Each cube was opened and verified once, the new one by the first refresh only.
+    #expect(forecast.cubesOpened == 2)
     let afterPrune = count("2026062006")
     while count("2026062006") < afterPrune + 50 { await Task.yield() }
     shared.stop.store(true, ordering: .relaxed)

@@ -1,10 +1,11 @@
 import Foundation
+import PointQuery
 import Synchronization
 import Testing
 import UTCTime
 import _TestSupport
 
-@testable import PointQuery
+@testable import Store
 
 /// A store opened for serving starts whatever it holds, and a store with no cube that can
 /// answer says so (the service's 503), never "outside the domains".
@@ -51,8 +52,10 @@ import _TestSupport
     #expect(throws: QueryError.emptyStore(store)) { try ForecastStore(path: store) }
 
     let cube = try TestStores.publish(Self.first, into: store)
+    serving.refresh()
     try Self.select(serving)
     try Self.truncate(cube, by: 17)
+    serving.refresh()
     let error = #expect(throws: QueryError.self) { try Self.select(serving) }
     guard case .noReadableCube(let path, let problems) = error else {
       Issue.record("expected noReadableCube, got \(String(describing: error))")
@@ -66,6 +69,31 @@ import _TestSupport
         == true)
     // Every scan was told: the empty one, the one with the run, the one without.
     #expect(seen.catalogs == [[], ["2026062000"], []])
+  }
+
+  /// A bad cube is opened, logged (one problem in one catalog) and counted once; later
+  /// rescans, made for other runs, skip it without verifying it again, until its file
+  /// changes.
+  @Test func aRejectedCubeIsVerifiedAndCountedOnceNotAtEveryRescan() throws {
+    let store = SampleFiles.temporaryDirectory("serving-rejected")
+    defer { SampleFiles.remove(store) }
+    let bad = try TestStores.publish(Self.first, into: store)
+    try Self.truncate(bad, by: 17)
+    let serving = try ForecastStore(serving: store)
+    #expect((serving.cubesOpened, serving.cubesRejected) == (1, 1))
+    try TestStores.publish(Self.second, into: store)
+    #expect(serving.refresh().cubes.map(\.run) == ["2026062006"])
+    // Only the new run was opened; the bad cube is still named, not opened again.
+    #expect((serving.cubesOpened, serving.cubesRejected) == (2, 1))
+    #expect(serving.catalog.problems.count == 1 && serving.catalog.problems[0].hasPrefix("\(bad): truncated"))
+    #expect(FileManager.default.createFile(atPath: "\(store)/wrf/d01/notes", contents: nil))
+    serving.refresh()
+    #expect((serving.cubesOpened, serving.cubesRejected) == (2, 1))
+    // Replaced by another bad file: a new file, verified and counted again.
+    try Self.truncate(bad, by: 18)
+    serving.refresh()
+    #expect((serving.cubesOpened, serving.cubesRejected) == (3, 2))
+    #expect(serving.catalog.problems.count == 1)
   }
 
   @Test func aStoreDirectoryThatCannotBeReadIsTheOnlyErrorOfAServingStore() throws {
