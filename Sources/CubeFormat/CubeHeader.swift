@@ -50,7 +50,7 @@ public struct CubeHeader: Sendable, Equatable {
   }
 
   /// Valid time of the last step. Exact for a header within `CubeLimits` (every header a
-  /// reader returns); `Int64.max` or `Int64.min` where the sum overflows, and `firstStep`
+  /// reader returns); `Int64.max` or `Int64.min` where the sum overflows, and `firstTime`
   /// for a header without steps.
   public var lastTime: Int64 {
     guard stepCount > 0 else { return firstTime }

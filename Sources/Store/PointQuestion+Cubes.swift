@@ -30,14 +30,14 @@ extension PointQuestion {
     headers.sort { RunCatalog.answersBefore($0.header, $1.header) }
     var instants: Set<Int64> = [times.lowerBound]
     for (_, header) in headers {
-      for time in [header.firstStep, header.lastStep &+ 1] where times.contains(time) { instants.insert(time) }
+      for time in [header.firstTime, header.lastTime &+ 1] where times.contains(time) { instants.insert(time) }
     }
     let sorted = instants.sorted()
     let memberLimit = probability ? PointSources.probabilityMemberLimit : 0
     var chosen: [Cube] = []
     var opened = 0
     for (path, header) in headers {
-      let covered = sorted.filter { $0 >= header.firstStep && $0 <= header.lastStep }
+      let covered = sorted.filter { $0 >= header.firstTime && $0 <= header.lastTime }
       guard covered.contains(where: { time in Self.hasPart(header, at: time, after: chosen, memberLimit: memberLimit) })
       else { continue }
       opened += 1
@@ -58,7 +58,7 @@ extension PointQuestion {
   /// cubes `before` it that contain the point. The first of those covering the time answers
   /// it, and only cubes of its model and domain can be members.
   private static func hasPart(_ header: CubeHeader, at time: Int64, after before: [Cube], memberLimit: Int) -> Bool {
-    let covering = before.filter { time >= $0.firstTime && time <= $0.lastStep }
+    let covering = before.filter { time >= $0.firstTime && time <= $0.lastTime }
     guard let answering = covering.first else { return true }
     guard answering.header.model == header.model, answering.header.domain == header.domain else { return false }
     let members = covering.filter {

@@ -1,6 +1,7 @@
 import Forecast
 import Meteorology
 import PointQuery
+import Store
 
 /// Finds the warnings a point's forecast triggers under a set of rules.
 ///
