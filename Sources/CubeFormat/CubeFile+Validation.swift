@@ -15,8 +15,12 @@ extension CubeFile {
   /// before it becomes an `Int` or takes part in arithmetic, so that no value in a file
   /// whose checksums match can trap a reader: a cube is either refused with a reason naming
   /// the field, or every offset and value it implies is in range.
+  ///
+  /// With `headerOnly`, `base` need hold only the header (the fixed part and the metric
+  /// table): every field in it is checked as above, the terrain section is not read and
+  /// `data` is empty. `size` is still the whole file's.
   static func validate(
-    base: UnsafeRawPointer, size: Int, path: String, verify: Bool
+    base: UnsafeRawPointer, size: Int, path: String, verify: Bool, headerOnly: Bool = false
   ) throws(CubeError) -> Validated {
     func fail(_ reason: String) -> CubeError { CubeError(path: path, reason: reason) }
 
@@ -72,7 +76,7 @@ extension CubeFile {
       }
     }
 
-    if hasTerrain {
+    if hasTerrain, !headerOnly {
       try checkTerrain(base: base, cells: plan.width * plan.height, layout: plan.layout, verify: verify, fail: fail)
     }
 
@@ -83,7 +87,7 @@ extension CubeFile {
       guard let name = base.text(entry, bytes: CubeLayout.nameBytes) else {
         throw fail("corrupted: metric \(index) name is not NUL-terminated UTF-8 text")
       }
-      let label = "metric \(index) (\(CubeLimits.printable(name)))"
+      var label: String { "metric \(index) (\(CubeLimits.printable(name)))" }
       guard let unit = base.text(entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes) else {
         throw fail("corrupted: \(label) unit is not NUL-terminated UTF-8 text")
       }
@@ -113,7 +117,7 @@ extension CubeFile {
           name: name, unit: unit, temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
           scale: base.leDouble(entry + CubeLayout.scaleOffset),
           offset: base.leDouble(entry + CubeLayout.valueOffsetOffset)))
-      data.append((base + Int(offset)).assumingMemoryBound(to: UInt16.self))
+      if !headerOnly { data.append((base + Int(offset)).assumingMemoryBound(to: UInt16.self)) }
     }
     guard let model = base.text(CubeLayout.modelOffset, bytes: CubeLayout.modelBytes) else {
       throw fail("corrupted: model name is not NUL-terminated UTF-8 text")

@@ -93,7 +93,9 @@ public enum CubeLimits {
   private static func metricProblem(_ table: [CubeMetric]) -> String? {
     var seen: Set<String> = []
     for (index, metric) in table.enumerated() {
-      let label = "metric \(index) (\(printable(metric.name)))"
+      // Made only for a message: made for every metric, the label was a sixth of reading a
+      // header, which the command line does for every run kept.
+      var label: String { "metric \(index) (\(printable(metric.name)))" }
       guard isText(metric.name, maxBytes: 23), !metric.name.isEmpty else {
         return "metric \(index) name '\(printable(metric.name))' is not 1…23 bytes of printable text"
       }

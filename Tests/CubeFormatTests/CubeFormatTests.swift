@@ -109,6 +109,42 @@ private func flip(_ path: String, at offset: Int) throws {
     #expect(metric.quantize(.infinity) == nil)
   }
 
+  /// The header read alone (for choosing among runs) is the header opening reads, and
+  /// damage to the header is refused with the same reason; damage beyond it (data,
+  /// coordinates) is left for opening to find.
+  @Test func theHeaderReadAloneIsTheOneOpeningReads() throws {
+    let directory = SampleFiles.temporaryDirectory("header-alone")
+    defer { SampleFiles.remove(directory) }
+    for terrain in [true, false] {
+      let path = "\(directory)/terrain-\(terrain).cube"
+      _ = try SmallCube.write(to: path, terrain: terrain)
+      #expect(try CubeFile.header(path: path) == CubeFile(path: path).header)
+    }
+    let good = "\(directory)/terrain-true.cube"
+    let size = try Data(contentsOf: URL(fileURLWithPath: good)).count
+    func damaged(_ mutate: (String) throws -> Void) throws -> String {
+      let path = "\(directory)/\(UUID().uuidString).cube"
+      try FileManager.default.copyItem(atPath: good, toPath: path)
+      try mutate(path)
+      return path
+    }
+    for path in [
+      try damaged { try flip($0, at: 30) }, try damaged { try flip($0, at: 0) }, try damaged { try flip($0, at: 8) },
+      try damaged {
+        try Data(contentsOf: URL(fileURLWithPath: good)).prefix(size - 100).write(to: URL(fileURLWithPath: $0))
+      },
+      try damaged { try Data(contentsOf: URL(fileURLWithPath: good)).prefix(100).write(to: URL(fileURLWithPath: $0)) },
+      "\(directory)/none.cube",
+    ] {
+      let opening = #expect(throws: CubeError.self) { try CubeFile(path: path) }
+      let alone = #expect(throws: CubeError.self) { try CubeFile.header(path: path) }
+      #expect(alone?.reason == opening?.reason && alone?.path == path, "\(path)")
+    }
+    let data = try damaged { try flip($0, at: size - 3) }
+    #expect(try CubeFile.header(path: data) == CubeFile(path: good).header)
+    #expect(throws: CubeError.self) { try CubeFile(path: data) }
+  }
+
   @Test func damagedFilesAreRefusedWithAReason() throws {
     let directory = SampleFiles.temporaryDirectory("damaged")
     defer { SampleFiles.remove(directory) }

@@ -129,6 +129,9 @@ import _TestSupport
     #expect(error?.reason == reason, "\(name)")
     let queryError = #expect(throws: QueryError.self, "\(name)") { try Cube(path: path) }
     #expect(queryError?.description == "\(path): \(reason)", "\(name)")
+    // Every case here is in the header, which reading the header alone refuses alike.
+    let headerError = #expect(throws: CubeError.self, "\(name)") { try CubeFile.header(path: path) }
+    #expect(headerError?.reason == reason, "header alone: \(name)")
   }
 
   /// `nwpcube info` on such a cube exits with status 1 and one line naming the file and the

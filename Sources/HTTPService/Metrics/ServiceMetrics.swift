@@ -47,25 +47,26 @@ final class ServiceMetrics: Sendable {
   }
 
   init() {
-    cubes = registry.makeGauge(
-      descriptor: MetricNameDescriptor(
-        namespace: "nwpcube", metricName: "cubes", unitName: "", helpText: "Cubes the service answers from."))
-    generation = registry.makeGauge(
-      descriptor: MetricNameDescriptor(
-        namespace: "nwpcube", metricName: "catalog_generation", unitName: "",
-        helpText: "How many different sets of cubes the service has seen at scrapes; it grows when runs change."))
-    newestRun = registry.makeGauge(
-      descriptor: MetricNameDescriptor(
-        namespace: "nwpcube", metricName: "newest_run_start", unitName: "seconds",
-        helpText: "Start (Unix seconds) of the newest run in the store."))
-    runs = registry.makeGauge(
-      descriptor: MetricNameDescriptor(
-        namespace: "nwpcube", metricName: "runs", unitName: "",
-        helpText: "Runs (distinct run starts of any model and domain) the service answers from."))
+    cubes = Self.gauge(registry, "cubes", "Cubes the service answers from.")
+    generation = Self.gauge(
+      registry, "catalog_generation",
+      "How many different sets of cubes the service has seen at scrapes; it grows when runs change.")
+    newestRun = Self.gauge(
+      registry, "newest_run_start", unit: "seconds", "Start (Unix seconds) of the newest run in the store.")
+    runs = Self.gauge(
+      registry, "runs", "Runs (distinct run starts of any model and domain) the service answers from.")
     rejected = registry.makeCounter(
       descriptor: MetricNameDescriptor(
         namespace: "nwpcube", subsystem: "store", metricName: "rejected_cubes", unitName: "total",
         helpText: "Cube files the store's scans could not open or verify and left out, each file once."))
+  }
+
+  /// A gauge `nwpcube_<name>[_<unit>]` without labels.
+  private static func gauge(
+    _ registry: PrometheusCollectorRegistry, _ name: String, unit: String = "", _ help: String
+  ) -> Gauge {
+    registry.makeGauge(
+      descriptor: MetricNameDescriptor(namespace: "nwpcube", metricName: name, unitName: unit, helpText: help))
   }
 
   /// Counts one request and its duration. `route` is the matched route's path, or
