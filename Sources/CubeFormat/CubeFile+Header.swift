@@ -13,24 +13,9 @@ extension CubeFile {
   ///
   /// The data is not verified: open the cube (`CubeFile(path:)`) before reading values.
   public static func header(path: String) throws(CubeError) -> CubeHeader {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
-    }
+    let (descriptor, status) = try openFile(path)
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw CubeError(path: path, reason: "cannot stat: \(FileSystem.errnoText())")
-    }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      throw CubeError(path: path, reason: "not a regular file")
-    }
     let size = Int(status.st_size)
-    guard size >= CubeLayout.fixedHeaderBytes else {
-      throw CubeError(
-        path: path,
-        reason: "truncated or not a cube: \(size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header")
-    }
     // The longest header any cube can have (validation refuses a longer one), or the file.
     let longest = CubeLayout.fixedHeaderBytes + CubeLimits.metrics.upperBound * CubeLayout.metricEntryBytes
     let wanted = min(size, longest)

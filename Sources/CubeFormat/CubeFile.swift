@@ -36,24 +36,9 @@ public final class CubeFile: @unchecked Sendable {
   /// are not hashed (the header is always verified).
   public init(path: String, verifyChecksums: Bool = true) throws(CubeError) {
     self.path = path
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
-    }
+    let (descriptor, status) = try Self.openFile(path)
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw CubeError(path: path, reason: "cannot stat: \(FileSystem.errnoText())")
-    }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      throw CubeError(path: path, reason: "not a regular file")
-    }
     let size = Int(status.st_size)
-    guard size >= CubeLayout.fixedHeaderBytes else {
-      throw CubeError(
-        path: path,
-        reason: "truncated or not a cube: \(size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header")
-    }
     guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
       throw CubeError(path: path, reason: "cannot map: \(FileSystem.errnoText())")
     }
@@ -75,6 +60,31 @@ public final class CubeFile: @unchecked Sendable {
   }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileBytes) }
+
+  /// `path` opened read-only, with its status: a regular file at least a header long, or
+  /// the reason it is not. The caller closes the descriptor.
+  static func openFile(_ path: String) throws(CubeError) -> (descriptor: Int32, status: stat) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
+    }
+    var status = stat()
+    let reason: String? =
+      if fstat(descriptor, &status) != 0 {
+        "cannot stat: \(FileSystem.errnoText())"
+      } else if (status.st_mode & S_IFMT) != S_IFREG {
+        "not a regular file"
+      } else if Int(status.st_size) < CubeLayout.fixedHeaderBytes {
+        "truncated or not a cube: \(status.st_size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header"
+      } else {
+        nil
+      }
+    if let reason {
+      close(descriptor)
+      throw CubeError(path: path, reason: reason)
+    }
+    return (descriptor, status)
+  }
 
   /// The stored word of `metric` at `cell` and `step`; indices must be in range.
   @inlinable
