@@ -3,7 +3,6 @@ import Forecast
 import ForecastOutput
 import Meteorology
 import PointQuery
-import Store
 
 struct ForecastCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -90,19 +89,10 @@ struct ForecastCommand: ParsableCommand {
     let query = ForecastQuery(
       request: request, hourly: hourlyMetrics, daily: dailyVariables, start: start, days: days)
     // Only the cubes that can answer the hours of the local days asked are opened and
-    // verified. An error comes from the whole store, worded as it always was.
-    let (first, end) = (zone.start(of: start), zone.start(of: start.adding(days: days)))
-    let question = PointQuestion(
-      latitude: location.lat, longitude: location.lon, method: location.method, domain: location.domain,
-      times: first...max(first, end), probability: true)
-    let document: ForecastDocument
-    if let store = try? ForecastStore(path: location.store, answering: question),
-      let answered = try? query.answer(Forecaster(store: store))
-    {
-      document = answered
-    } else {
-      document = try query.answer(Forecaster(store: try ForecastStore(path: location.store)))
-    }
+    // verified.
+    let document = try location.answer(
+      from: zone.start(of: start), to: zone.start(of: start.adding(days: days)), probability: true
+    ) { store in try query.answer(Forecaster(store: store)) }
     print(format == .json ? document.json() : document.csv())
   }
 

@@ -22,6 +22,22 @@ struct LocationOptions: ParsableArguments {
   @Option(help: "Answer from this domain (e.g. d01) instead of the finest one containing the point.")
   var domain: String?
 
+  /// `body` over a store of only the cubes that can answer at the point between `from`
+  /// and `to` (see `ForecastStore.init(path:answering:)`), which spares verifying every run
+  /// the store keeps; when that store cannot be made or `body` fails on it, `body` over the
+  /// whole store, so that an error is worded as it always was.
+  func answer<Answer>(
+    from: Int64, to: Int64, probability: Bool, _ body: (ForecastStore) throws -> Answer
+  ) throws -> Answer {
+    let question = PointQuestion(
+      latitude: lat, longitude: lon, method: method, domain: domain, times: from...max(from, to),
+      probability: probability)
+    if let chosen = try? ForecastStore(path: store, answering: question), let answer = try? body(chosen) {
+      return answer
+    }
+    return try body(try ForecastStore(path: store))
+  }
+
   func validate() throws {
     guard lat.isFinite, (-90...90).contains(lat) else {
       throw ValidationError("--lat \(lat) is not a latitude in −90…90")
@@ -50,19 +66,12 @@ struct PointOptions: ParsableArguments {
 
   /// The cubes containing the point that can answer between `time` and `end` (for
   /// `precipitation_probability`, which averages runs) and the one answering at `time`, as
-  /// `select` picks it. Only those cubes are opened and verified (see
-  /// `ForecastStore.init(path:answering:)`); an error comes from the whole store, worded as
-  /// it always was.
+  /// `select` picks it. Only those cubes are opened and verified
+  /// (`LocationOptions.answer(from:to:probability:_:)`).
   func sources(time: Int64, through end: Int64? = nil) throws -> (PointSources, PointSources.Source) {
-    let question = PointQuestion(
-      latitude: location.lat, longitude: location.lon, method: method, domain: location.domain,
-      times: time...max(time, end ?? time), probability: mayAskProbability)
-    if let store = try? ForecastStore(path: location.store, answering: question),
-      let found = try? sources(in: store, time: time)
-    {
-      return found
+    try location.answer(from: time, to: end ?? time, probability: mayAskProbability) { store in
+      try sources(in: store, time: time)
     }
-    return try sources(in: try ForecastStore(path: location.store), time: time)
   }
 
   private func sources(in store: ForecastStore, time: Int64) throws(QueryError) -> (PointSources, PointSources.Source) {
