@@ -49,9 +49,9 @@ extension PointSources {
 
 extension Cube {
   /// Whether `time` lies within the run's first and last steps.
-  func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastTime }
+  public func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastTime }
 
   /// Whether `time` is the run's start and its first step: the hour ending there lies
   /// before the forecast.
-  func beginsRun(at time: Int64) -> Bool { time == firstTime && time == header.runStart }
+  public func beginsRun(at time: Int64) -> Bool { time == firstTime && time == header.runStart }
 }

@@ -58,12 +58,11 @@ extension PointQuestion {
   /// cubes `before` it that contain the point. The first of those covering the time answers
   /// it, and only cubes of its model and domain can be members.
   private static func hasPart(_ header: CubeHeader, at time: Int64, after before: [Cube], memberLimit: Int) -> Bool {
-    let covering = before.filter { time >= $0.firstTime && time <= $0.lastTime }
+    let covering = before.filter { $0.covers(time) }
     guard let answering = covering.first else { return true }
     guard answering.header.model == header.model, answering.header.domain == header.domain else { return false }
     let members = covering.filter {
-      $0.header.model == header.model && $0.header.domain == header.domain
-        && !(time == $0.firstTime && time == $0.header.runStart)
+      $0.header.model == header.model && $0.header.domain == header.domain && !$0.beginsRun(at: time)
     }
     return members.count < memberLimit
   }
