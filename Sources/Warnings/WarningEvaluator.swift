@@ -55,8 +55,7 @@ public struct WarningEvaluator: Sendable {
       let first = series.hours.firstIndex(where: { $0.instant == start }), first + hours < series.hours.count,
       (first...(first + hours)).allSatisfy({ series.hours[$0].instant == start + Int64($0 - first) * 3_600 })
     else { return nil }
-    var cells = CellCache(store: store)
-    return evaluate(series, first: first, start: start, hours: hours, cells: &cells, outlineFirstCell: false).warnings
+    return evaluate(series, first: first, start: start, hours: hours, store: store, outlineFirstCell: false).warnings
   }
 
   /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
@@ -74,15 +73,16 @@ public struct WarningEvaluator: Sendable {
     canonical.units = .si
     let series = try forecaster.hourly(
       canonical, metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
-    var cells = CellCache(store: forecaster.store)
-    return evaluate(series, first: 0, start: start, hours: hours, cells: &cells, outlineFirstCell: outlineFirstCell)
+    return evaluate(
+      series, first: 0, start: start, hours: hours, store: forecaster.store, outlineFirstCell: outlineFirstCell)
   }
 
   /// The rules evaluated over `series`' instants `first…first + hours`, which are the hours
   /// from `start` (and the end of the last).
   private func evaluate(
-    _ series: HourlySeries, first: Int, start: Int64, hours: Int, cells: inout CellCache, outlineFirstCell: Bool
+    _ series: HourlySeries, first: Int, start: Int64, hours: Int, store: ForecastStore, outlineFirstCell: Bool
   ) -> WarningEvaluation {
+    var cells = CellCache(store: store)
     var found: [(order: Int, warning: Warning)] = []
     for (order, rule) in rules.rules.enumerated() {
       guard let values = series.values(of: rule.metric) else { continue }
