@@ -49,7 +49,7 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "CFileSystemType", "CubeFormat", "PointQuery", "UTCTime",
+        "CFileSystemType", "CubeFormat", "Meteorology", "PointQuery", "UTCTime",
       ]),
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),

@@ -38,7 +38,7 @@ extension CubeFile {
         return .failure(CubeError(path: path, reason: "cannot read the header"))
       }
       return Result { () throws(CubeError) in
-        try validate(base: start, size: size, path: path, verify: false, headerOnly: true).header
+        try validate(base: start, size: size, path: path, verify: .headerOnly, headerOnly: true).header
       }
     }
     return try result.get()

@@ -20,7 +20,7 @@ extension CubeFile {
   /// table): every field in it is checked as above, the terrain section is not read and
   /// `data` is empty. `size` is still the whole file's.
   static func validate(
-    base: UnsafeRawPointer, size: Int, path: String, verify: Bool, headerOnly: Bool = false
+    base: UnsafeRawPointer, size: Int, path: String, verify: ChecksumScope, headerOnly: Bool = false
   ) throws(CubeError) -> Validated {
     func fail(_ reason: String) -> CubeError { CubeError(path: path, reason: reason) }
 
@@ -69,7 +69,7 @@ extension CubeFile {
     let plan = try checkedShape(
       base: base, size: size, metricCount: metricCount, terrain: hasTerrain, fail: fail)
     let shape = "\(plan.width)×\(plan.height)×\(plan.steps)"
-    if verify {
+    if verify.coversSections {
       let geometry = UnsafeRawBufferPointer(start: base + plan.layout.geometryOffset, count: plan.layout.geometryBytes)
       guard XXH64.hash(geometry) == base.le(CubeLayout.geometryChecksumOffset, as: UInt64.self) else {
         throw fail("corrupted: geometry checksum mismatch")
@@ -77,7 +77,8 @@ extension CubeFile {
     }
 
     if hasTerrain, !headerOnly {
-      try checkTerrain(base: base, cells: plan.width * plan.height, layout: plan.layout, verify: verify, fail: fail)
+      try checkTerrain(
+        base: base, cells: plan.width * plan.height, layout: plan.layout, verify: verify.coversSections, fail: fail)
     }
 
     var metrics: [CubeMetric] = []
@@ -106,7 +107,7 @@ extension CubeFile {
         throw fail(
           "corrupted: \(label) data bytes \(bytes) is not \(plan.layout.dataBytes), the size of a \(shape) block")
       }
-      if verify {
+      if verify.covers(block: name) {
         let block = UnsafeRawBufferPointer(start: base + Int(offset), count: Int(bytes))
         guard XXH64.hash(block) == base.le(entry + CubeLayout.dataChecksumOffset, as: UInt64.self) else {
           throw fail("corrupted: data checksum mismatch in metric \(CubeLimits.printable(name))")

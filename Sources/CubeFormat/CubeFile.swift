@@ -32,9 +32,14 @@ public final class CubeFile: @unchecked Sendable {
   @usableFromInline let data: [UnsafePointer<UInt16>]
   @usableFromInline let stepCount: Int
 
-  /// Maps and validates the cube at `path`. With `verifyChecksums` false the data blocks
-  /// are not hashed (the header is always verified).
-  public init(path: String, verifyChecksums: Bool = true) throws(CubeError) {
+  /// Maps and validates the cube at `path`. With `verifyChecksums` false only the header is
+  /// hashed.
+  public convenience init(path: String, verifyChecksums: Bool = true) throws(CubeError) {
+    try self.init(path: path, checksums: verifyChecksums ? .all : .headerOnly)
+  }
+
+  /// Maps and validates the cube at `path`, hashing what `checksums` names.
+  public init(path: String, checksums: ChecksumScope) throws(CubeError) {
     self.path = path
     let (descriptor, status) = try Self.openFile(path)
     defer { close(descriptor) }
@@ -44,7 +49,7 @@ public final class CubeFile: @unchecked Sendable {
     }
     let base = UnsafeRawPointer(mapping)
     do {
-      let validated = try Self.validate(base: base, size: size, path: path, verify: verifyChecksums)
+      let validated = try Self.validate(base: base, size: size, path: path, verify: checksums)
       self.header = validated.header
       self.data = validated.data
       self.geometryOffset = validated.geometryOffset
@@ -156,6 +161,20 @@ public final class CubeFile: @unchecked Sendable {
     return CubeTerrain(
       heights: (0..<cells).map { Float(terrainHeight(cell: $0) ?? .nan) },
       landMask: (0..<cells).map { isLand(cell: $0).map { $0 ? 1 : 0 } ?? CubeTerrain.unknownMask })
+  }
+
+  /// Whether `other` has this cube's grid: the same shape, the same projection record and
+  /// byte for byte the same cell coordinates. Every run of a domain shares its grid, so a
+  /// reader that already built a locator for one run can use it for the next instead of
+  /// building it again. The coordinates are compared, not their checksums: a crafted file
+  /// with a colliding checksum must not borrow another grid's locator.
+  public func hasSameGrid(as other: CubeFile) -> Bool {
+    // Bit patterns, so that two absent (NaN) parameters compare equal.
+    let (mine, theirs) = (header.projection, other.header.projection)
+    guard header.width == other.header.width, header.height == other.header.height, mine.code == theirs.code,
+      mine.parameters.map(\.bitPattern) == theirs.parameters.map(\.bitPattern)
+    else { return false }
+    return memcmp(base + geometryOffset, other.base + other.geometryOffset, header.cells * 8) == 0
   }
 
   private func geometry(at first: Int) -> [Float] {

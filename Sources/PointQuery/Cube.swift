@@ -60,28 +60,45 @@ public final class Cube: Sendable {
   private let resolved: [QueryMetric]
   private let absent: [Metric]
 
-  /// Opens and verifies the cube at `path` and builds its locator.
-  public init(path: String, verifyChecksums: Bool = true) throws(QueryError) {
+  /// Opens and verifies the cube at `path` and builds its locator, or takes the locator of
+  /// the first of `sharingGridWith` whose grid is this cube's (`CubeFile.hasSameGrid`):
+  /// every run of a domain has the same grid, and building its locator costs more than
+  /// verifying the whole cube. With `verifyChecksums` false only the header is hashed.
+  public convenience init(
+    path: String, verifyChecksums: Bool = true, sharingGridWith others: [Cube] = []
+  ) throws(QueryError) {
+    try self.init(path: path, checksums: verifyChecksums ? .all : .headerOnly, sharingGridWith: others)
+  }
+
+  /// `init(path:verifyChecksums:sharingGridWith:)`, hashing what `checksums` names. With
+  /// `.blocks`, only metrics read from the hashed blocks are answered: every other one
+  /// resolves as a metric the cube does not hold, so no value comes from an unverified block.
+  public init(path: String, checksums: ChecksumScope, sharingGridWith others: [Cube] = []) throws(QueryError) {
     let file: CubeFile
     do {
-      file = try CubeFile(path: path, verifyChecksums: verifyChecksums)
+      file = try CubeFile(path: path, checksums: checksums)
     } catch {
       throw .unreadableCube(error.description)
     }
     let header = file.header
-    do {
-      let grid = try CurvilinearGrid(
-        width: header.width, height: header.height, latitudes: file.latitudes, longitudes: file.longitudes)
-      // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
-      // indexes them.
-      try grid.validate()
-      // The header's projection is only the source's claim: the locator checks it against
-      // every cell and falls back to the generic locator when it does not hold.
-      let projection = try? MapProjection(
-        wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
-      locator = try GridLocator(grid: grid, projection: projection)
-    } catch {
-      throw .unreadableCube("\(path): \(error.description)")
+    if let twin = others.first(where: { $0.file.hasSameGrid(as: file) }) {
+      // The twin's coordinates passed the checks below, and these are the same bytes.
+      locator = twin.locator
+    } else {
+      do {
+        let grid = try CurvilinearGrid(
+          width: header.width, height: header.height, latitudes: file.latitudes, longitudes: file.longitudes)
+        // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
+        // indexes them.
+        try grid.validate()
+        // The header's projection is only the source's claim: the locator checks it against
+        // every cell and falls back to the generic locator when it does not hold.
+        let projection = try? MapProjection(
+          wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
+        locator = try GridLocator(grid: grid, projection: projection)
+      } catch {
+        throw .unreadableCube("\(path): \(error.description)")
+      }
     }
     width = header.width
     height = header.height
@@ -100,7 +117,11 @@ public final class Cube: Sendable {
     categorical = header.metrics.map { $0.temporal == Metric.Temporal.category.rawValue }
     let identity = CubeIdentity.open(label: Self.label(header))
     self.identity = identity
-    let slots = Dictionary(header.metrics.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+    // Blocks `checksums` leaves unhashed (with `.blocks`) are not offered to resolution.
+    let answerable = header.metrics.enumerated().filter {
+      if case .blocks = checksums { checksums.covers(block: $1.name) } else { true }
+    }
+    let slots = Dictionary(answerable.map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     resolved = Metric.queryable.map { Self.resolve($0, slots: slots, maker: identity) }
     absent = resolved.filter { !$0.isAvailable }.map(\.metric)
   }

@@ -73,7 +73,11 @@ struct StoreScan: Sendable {
       }
       opened += 1
       do {
-        cubes.append(try Cube(path: file, verifyChecksums: verifyChecksums))
+        // Runs of a domain share their grid: a new run takes the locator of one already open.
+        cubes.append(
+          try Cube(
+            path: file, verifyChecksums: verifyChecksums,
+            sharingGridWith: cubes + (previous?.catalog.cubes ?? [])))
       } catch {
         guard FileIdentity(path: file) != nil else { continue }  // pruned while opening
         if strict { throw error }

@@ -145,6 +145,21 @@ private func flip(_ path: String, at offset: Int) throws {
     #expect(throws: CubeError.self) { try CubeFile(path: data) }
   }
 
+  @Test func aScopeOfBlocksHashesTheNamedBlocksOnly() throws {
+    let directory = SampleFiles.temporaryDirectory("scope")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/rain-damaged.cube"
+    _ = try writeCube(to: path)
+    // The last bytes are rain's block (the second and last): temp's is intact.
+    try flip(path, at: try Data(contentsOf: URL(fileURLWithPath: path)).count - 3)
+    #expect(try CubeFile(path: path, checksums: .blocks(["temp"])).header.metrics.map(\.name) == ["temp", "rain"])
+    #expect(try CubeFile(path: path, checksums: .headerOnly).header.stepCount == 6)
+    for scope in [ChecksumScope.all, .blocks(["rain"]), .blocks(["temp", "rain"])] {
+      let error = #expect(throws: CubeError.self) { try CubeFile(path: path, checksums: scope) }
+      #expect(error?.reason == "corrupted: data checksum mismatch in metric rain", "\(scope)")
+    }
+  }
+
   @Test func damagedFilesAreRefusedWithAReason() throws {
     let directory = SampleFiles.temporaryDirectory("damaged")
     defer { SampleFiles.remove(directory) }

@@ -39,6 +39,10 @@ import _TestSupport
     for time in stride(from: question.times.lowerBound, through: question.times.upperBound, by: 1800) {
       let at = UTC.iso8601(time)
       #expect(sources.source(at: time)?.cube.file.path == all.source(at: time)?.cube.file.path, "\(at)")
+      // The answering cube answers every metric the whole store's does: it was opened whole,
+      // not for the members' block alone.
+      #expect(
+        sources.source(at: time)?.cube.absentMetrics == all.source(at: time)?.cube.absentMetrics, "\(at)")
       guard question.probability else { continue }
       let (mine, theirs) = (sources.precipitationProbability(at: time), all.precipitationProbability(at: time))
       #expect(mine?.value == theirs?.value, "\(at)")
