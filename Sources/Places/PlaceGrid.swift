@@ -11,17 +11,18 @@ struct PlaceGrid: Sendable {
   private static let rows = 180
   private static let columns = 360
 
-  /// The places' latitudes and longitudes in radians, by place index.
-  private let latitudes: [Double]
-  private let longitudes: [Double]
+  /// The places as unit vectors (x, y, z), by place index. A search compares squared
+  /// chords between unit vectors, which order places as their great-circle distances do
+  /// and cost a few multiplications where the haversine formula took four sines and cosines
+  /// and an arcsine per candidate; the angle is computed once, for the place found.
+  private let vectors: [SIMD3<Double>]
   /// The places of cell `c` are `members[cellStarts[c]..<cellStarts[c + 1]]`.
   private let cellStarts: [Int]
   private let members: [Int]
 
   /// The grid of places at `coordinates` (degrees), indexed by their position there.
   init(coordinates: [(latitude: Double, longitude: Double)]) {
-    latitudes = coordinates.map { $0.latitude * .pi / 180 }
-    longitudes = coordinates.map { $0.longitude * .pi / 180 }
+    vectors = coordinates.map { Self.vector($0.latitude * .pi / 180, $0.longitude * .pi / 180) }
     let cells = coordinates.map { Self.cell(row: Self.row($0.latitude), column: Self.column($0.longitude)) }
     var counts = [Int](repeating: 0, count: Self.rows * Self.columns + 1)
     for cell in cells { counts[cell + 1] += 1 }
@@ -43,17 +44,31 @@ struct PlaceGrid: Sendable {
     let φ = max(-90, min(90, latitude)) * .pi / 180
     // Any longitude names a meridian; remainder brings it into -180…180 before it is an index.
     let λ = remainder(longitude, 360) * .pi / 180
+    let point = Self.vector(φ, λ)
     var radius = 0.5 * .pi / 180
     while true {
-      if radius >= .pi { return nearest(φ, λ, among: 0..<(Self.rows * Self.columns)) }
-      if let found = nearest(φ, λ, within: radius), found.distance <= radius { return found }
+      if radius >= .pi { return Self.angle(nearest(point, among: 0..<(Self.rows * Self.columns))) }
+      if let found = Self.angle(nearest(φ, λ, point, within: radius)), found.distance <= radius { return found }
       radius *= 2
     }
   }
 
+  /// The unit vector of latitude φ and longitude λ (radians).
+  private static func vector(_ φ: Double, _ λ: Double) -> SIMD3<Double> {
+    SIMD3(cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
+  }
+
+  /// A place found with its squared chord, with the chord turned into the great-circle angle.
+  private static func angle(_ found: (index: Int, distance: Double)?) -> (index: Int, distance: Double)? {
+    found.map { ($0.index, 2 * asin(min(1, $0.distance.squareRoot() / 2))) }
+  }
+
   /// The nearest place in the cells covering the bounding box of the cap of `radius`
-  /// around (φ, λ); nil when those cells hold no place.
-  private func nearest(_ φ: Double, _ λ: Double, within radius: Double) -> (index: Int, distance: Double)? {
+  /// around (φ, λ), whose unit vector is `point`, with its squared chord; nil when those
+  /// cells hold no place.
+  private func nearest(
+    _ φ: Double, _ λ: Double, _ point: SIMD3<Double>, within radius: Double
+  ) -> (index: Int, distance: Double)? {
     // A hair wider than exact, so that rounding never drops a cell on the boundary.
     let slack = 1e-9
     let low = (φ - radius - slack) * 180 / .pi
@@ -74,18 +89,20 @@ struct PlaceGrid: Sendable {
         // Columns past either edge wrap round the antimeridian.
         let wrapped = ((column % Self.columns) + Self.columns) % Self.columns
         let cell = Self.cell(row: row, column: wrapped)
-        best = closer(best, nearest(φ, λ, among: cell...cell))
+        best = closer(best, nearest(point, among: cell...cell))
       }
     }
     return best
   }
 
-  /// The nearest place in the cells `cells`.
-  private func nearest(_ φ: Double, _ λ: Double, among cells: some Sequence<Int>) -> (index: Int, distance: Double)? {
+  /// The nearest place to the unit vector `point` in the cells `cells`, with its squared
+  /// chord (the difference is formed first, which keeps short chords accurate).
+  private func nearest(_ point: SIMD3<Double>, among cells: some Sequence<Int>) -> (index: Int, distance: Double)? {
     var best: (index: Int, distance: Double)?
     for cell in cells {
       for member in members[cellStarts[cell]..<cellStarts[cell + 1]] {
-        let distance = Self.distance(φ, λ, latitudes[member], longitudes[member])
+        let difference = vectors[member] - point
+        let distance = (difference * difference).sum()
         if best.map({ distance < $0.distance || (distance == $0.distance && member < $0.index) }) ?? true {
           best = (member, distance)
         }
@@ -101,15 +118,6 @@ struct PlaceGrid: Sendable {
     guard let right else { return left }
     return right.distance < left.distance || (right.distance == left.distance && right.index < left.index)
       ? right : left
-  }
-
-  /// The great-circle angle between two points (radians in, radians out), by the haversine
-  /// formula, which stays accurate for the short distances that matter here.
-  static func distance(_ φ1: Double, _ λ1: Double, _ φ2: Double, _ λ2: Double) -> Double {
-    let dφ = sin((φ2 - φ1) / 2)
-    let dλ = sin((λ2 - λ1) / 2)
-    let a = dφ * dφ + cos(φ1) * cos(φ2) * dλ * dλ
-    return 2 * asin(min(1, a.squareRoot()))
   }
 
   private static func row(_ latitude: Double) -> Int {
