@@ -259,6 +259,7 @@ function storeDays() {
 
 // The place's meteogram and its days, once the forecast says the place is in a domain.
 async function choose(point) {
+  if (!times.length) return; // the map is not shown
   place = { latitude: Number(point.latitude.toFixed(4)), longitude: Number(point.longitude.toFixed(4)) };
   scheduleDraw();
   const where = `${Math.abs(place.latitude).toFixed(3)}° ${place.latitude < 0 ? "S" : "N"}, `
