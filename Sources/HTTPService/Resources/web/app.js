@@ -282,6 +282,10 @@ async function choose(point) {
   const meteogram = $("meteogram");
   meteogram.alt = `Meteogram for ${where}: temperature, precipitation, wind and cloud over three days`;
   meteogram.src = api("/v1/meteogram.svg", { ...chosen, days: 3, timezone: "auto" });
+  // An image that fails says nothing of why; the route's JSON error does.
+  meteogram.onerror = () => json(meteogram.src).catch((error) => {
+    if (chosen === place) $("meteogram-caption").textContent = `No meteogram: ${error.message}`;
+  });
   $("meteogram-caption").textContent = `Local time, ${forecast.timezone}; model cell at `
     + `${forecast.cell?.latitude ?? forecast.latitude}, ${forecast.cell?.longitude ?? forecast.longitude}.`;
   const daily = forecast.daily;
