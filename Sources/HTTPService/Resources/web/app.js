@@ -193,6 +193,7 @@ map.addEventListener("keydown", (event) => {
 $("zoom-in").addEventListener("click", () => zoomTo(view.zoom + 1));
 $("zoom-out").addEventListener("click", () => zoomTo(view.zoom - 1));
 window.addEventListener("resize", scheduleDraw);
+$("controls").addEventListener("submit", (event) => event.preventDefault()); // nothing to send
 
 function showTime() {
   const time = times[Number(slider.value)];
