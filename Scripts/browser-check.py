@@ -149,8 +149,15 @@ class Page:
     def evaluate(self, expression):
         result = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
-            fail(f"evaluating {expression[:60]}…: {result['exceptionDetails'].get('text')}")
+            details = result["exceptionDetails"]
+            reason = details.get("exception", {}).get("description") or details.get("text")
+            fail(f"evaluating {expression[:60]}… in {self.evaluate_url()}: {reason}")
         return result["result"].get("value")
+
+    def evaluate_url(self):
+        """The address of the document in the tab, which says whether it is the page at all."""
+        result = self.command("Runtime.evaluate", expression="location.href", returnByValue=True)
+        return result.get("result", {}).get("value", "?")
 
     def wait_until(self, expression, what, timeout):
         """Polls `expression` until it is truthy; the timeout only guards against a hang."""
