@@ -15,7 +15,10 @@ import Testing
     for path in APIFamily.legacyPaths { #expect(APIFamily(path: path) == .legacy) }
     #expect(APIFamily(path: "/quickprevbydate.php") == .nwpcube)
     #expect(APIFamily(path: "/openapi.yaml") == .nwpcube)
-    #expect(APIFamily(path: "/") == .nwpcube)
+    #expect(APIFamily(path: "/") == nil)
+    #expect(APIFamily(path: "/static/app.js") == nil)
+    #expect(APIFamily(path: "/static") == .nwpcube)
+    #expect(APIFamily(path: "/index.html") == .nwpcube)
     #expect(APIFamily(path: "/healthz/") == .nwpcube)
     #expect(APIFamily(path: "/data/2.5/forecast") == .openWeatherMap)
     #expect(APIFamily(path: "/data/2.5/weather") == .openWeatherMap)

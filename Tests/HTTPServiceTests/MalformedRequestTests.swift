@@ -141,7 +141,8 @@ import _TestSupport
         parameters.append((pick(["forecast_day", "lat", "models", "hourly_metric", garbage(8)]), "1"))
       } else {
         rawTarget = target(
-          pick(["/", "/QuickPrevByDate", "/quickprevbydate.php", "/v2/forecast", "/v1/forecasts"]), parameters)
+          pick(["/index.html", "/QuickPrevByDate", "/quickprevbydate.php", "/v2/forecast", "/v1/forecasts"]), parameters
+        )
       }
     default:  // a /v1/forecast limit: too many locations or days, mismatched lists
       let many = (0..<101).map { _ in "38.5" }.joined(separator: ",")

@@ -150,7 +150,8 @@ import _TestSupport
   @Test func headAnswersLikeGetWithoutTheBody() async throws {
     let client = try await SampleService.server().client
     let targets = [
-      "/healthz", "/v1/runs", "/openapi.yaml", "/QuickPrevByDate.php?lat=38.1294&lon=-8.9341&date=20260621_12",
+      "/healthz", "/v1/runs", "/openapi.yaml", "/", "/static/app.js",
+      "/QuickPrevByDate.php?lat=38.1294&lon=-8.9341&date=20260621_12",
       "/QuickPrevByDate.php?lat=38.1294&lon=8.9341&date=20260621_12",  // 404: outside the domain
       "/QuickPrevByDate.php?lat=38.1294&lon=-8.9341&date=2026",  // 400
     ]
@@ -185,7 +186,7 @@ import _TestSupport
   @Test func otherMethodsOnARoutedPathGet405WithAllow() async throws {
     let client = try await SampleService.server().client
     for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND"] {
-      for path in ["/healthz", "/v1/forecast", "/QuickPrevByDate.php"] {
+      for path in ["/healthz", "/v1/forecast", "/QuickPrevByDate.php", "/"] {
         let answer = try await client.send(
           Array("\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
         #expect(answer.status == 405, "\(method) \(path)")

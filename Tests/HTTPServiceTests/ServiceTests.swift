@@ -85,7 +85,7 @@ import _TestSupport
 
   @Test func unknownPathsGet404WithAJSONBody() async throws {
     let client = try await SampleService.server().client
-    for target in ["/", "/QuickPrevByDate", "/v2/forecast", "/quickprevbydate.php"] {
+    for target in ["/index.html", "/QuickPrevByDate", "/v2/forecast", "/quickprevbydate.php"] {
       let answer = try await client.get(target)
       #expect(answer.status == 404, "\(target)")
       #expect(answer.errorMessage?.contains("no route for GET") == true, "\(target): \(answer.body)")

@@ -9,8 +9,9 @@ import Store
 import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
-/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
-/// metrics and JSON errors on every route.
+/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/runs`, `/healthz`, `/metrics`,
+/// `/openapi.yaml` and the web page at `/`, with request logs, metrics and JSON errors on
+/// every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
 /// or with `runService()`. The store is rescanned as runs are published and pruned, off the
@@ -76,6 +77,8 @@ public func buildApplication(
   .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
+  WebPageRoutes(assets: WebAsset.load(from: BundledResources.directory.appendingPathComponent("web")))
+    .register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   return Application(
@@ -95,5 +98,5 @@ let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
   OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  ServiceRoutes.openAPIPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath,
 ]

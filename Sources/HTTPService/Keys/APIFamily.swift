@@ -15,12 +15,17 @@ enum APIFamily: Sendable, CaseIterable {
   /// The original iPhone app's four `*.php` endpoints; the app sends no key, so they can be
   /// exempted (`--keys-exempt-legacy`); otherwise the key is in `apikey` too.
   case legacy
-  /// Everything else the server is asked for except the probes: `/openapi.yaml` and paths
-  /// without a route (a client learns nothing, not even what is there, without a key).
+  /// Everything else the server is asked for except the probes and the web page:
+  /// `/openapi.yaml` and paths without a route (a client learns nothing, not even what is
+  /// there, without a key).
   case nwpcube
 
-  /// The paths that never need a key: load balancers and Prometheus send none.
-  static let exemptPaths: Set<String> = [ServiceRoutes.healthPath, ServiceRoutes.metricsPath]
+  /// The paths that never need a key: load balancers and Prometheus send none, and the web
+  /// page's files are the same for everyone (the page passes the key of its own URL on to
+  /// the API it calls, which does need one).
+  static let exemptPaths: Set<String> = [
+    ServiceRoutes.healthPath, ServiceRoutes.metricsPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath,
+  ]
 
   static let legacyPaths: Set<String> = [
     LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath,
@@ -28,7 +33,7 @@ enum APIFamily: Sendable, CaseIterable {
 
   /// The family of `path`; nil for the paths that need no key.
   init?(path: String) {
-    if Self.exemptPaths.contains(path) { return nil }
+    if Self.exemptPaths.contains(path) || path.hasPrefix(WebPageRoutes.assetPrefix) { return nil }
     if path.hasPrefix("/v1/") {
       self = .openMeteo
     } else if path.hasPrefix(Self.openWeatherMapPrefix) {

@@ -41,15 +41,8 @@ struct ServiceRoutes: Sendable {
     }
   }
 
-  /// The OpenAPI document from the resource bundle SwiftPM builds beside the executable.
-  ///
-  /// Looked up by hand rather than through `Bundle.module`, whose accessor stops the
-  /// process when the bundle is missing (a binary copied elsewhere without it): the
-  /// service then runs without its document instead.
+  /// The OpenAPI document from the resource bundle, nil when it is not installed.
   static func loadOpenAPI() -> String? {
-    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-    let directory = executable.deletingLastPathComponent()
-    let file = directory.appendingPathComponent("nwpcube_HTTPService.resources/openapi.yaml")
-    return try? String(contentsOf: file, encoding: .utf8)
+    try? String(contentsOf: BundledResources.directory.appendingPathComponent("openapi.yaml"), encoding: .utf8)
   }
 }
