@@ -2,6 +2,7 @@ import Forecast
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Meteogram
 import NIOCore
 import PointQuery
 import ServiceLifecycle
@@ -9,7 +10,7 @@ import Store
 import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
-/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
+/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/meteogram.svg`, `/v1/runs`, `/healthz`, `/metrics` and `/openapi.yaml`, with request logs,
 /// metrics and JSON errors on every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
@@ -74,6 +75,12 @@ public func buildApplication(
     clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
   )
   .register(on: router)
+  MeteogramRoute(
+    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
+    rasterizer: SVGRasterizer(path: settings.rsvgConvert)
+  )
+  .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
@@ -95,5 +102,5 @@ let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
   OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  ServiceRoutes.openAPIPath, MeteogramRoute.path,
 ]
