@@ -13,7 +13,8 @@ extension MeteogramChart {
         "text",
         ["x": SVGWriter.number(Layout.left - 8), "y": SVGWriter.number(top + rowHeight / 2 + 4), "text-anchor": "end"],
         content: layer.name)
-      out.open("g", ["data-series": layer.metric.name, "fill": "#52606d"])
+      // Crisp edges: neighbouring hours' cells would otherwise show hairline seams.
+      out.open("g", ["data-series": layer.metric.name, "fill": "#52606d", "shape-rendering": "crispEdges"])
       for (instant, cover) in zip(instants, values(layer.metric)) {
         guard let cover, cover >= 0.5 else { continue }
         let start = max(timeScale.lower, Double(instant) - 1_800)

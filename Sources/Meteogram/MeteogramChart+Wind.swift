@@ -8,10 +8,18 @@ extension MeteogramChart {
     return [1, 2, 3, 6, 12].first { (Layout.right - Layout.left) / Double(hours) * Double($0) >= 34 } ?? 24
   }
 
-  /// The indices (into the hours drawn) that get a symbol: every `symbolHours` local hours.
+  /// The indices (into the hours drawn) that get a symbol: every `symbolHours` local hours,
+  /// but none that would stick out of the plot.
   var symbolIndices: [Int] {
     let every = symbolHours
-    return (0..<drawn.count).filter { localHour(series.hours[drawn.lowerBound + $0]) % every == 0 }
+    let scale = time
+    let half = Layout.iconSize / 2
+    let instants = instants
+    return (0..<drawn.count).filter { index in
+      let x = scale(Double(instants[index]))
+      return localHour(series.hours[drawn.lowerBound + index]) % every == 0 && x - half >= Layout.left - 2
+        && x + half <= Layout.right + 2
+    }
   }
 
   /// Wind speed and gusts on one scale, and below them arrows pointing where the wind
