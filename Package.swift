@@ -59,7 +59,7 @@ let package = Package(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
-    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology"]),
+    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Warnings"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     .target(

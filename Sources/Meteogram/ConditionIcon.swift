@@ -56,39 +56,27 @@ struct ConditionIcon: Equatable {
     case .lightCloud: cloud(fill: "#e4e8ee", stroke: "#aab3bf", into: &out)
     case .cloud: cloud(fill: "#cfd6df", stroke: "#8e99a6", into: &out)
     case .darkCloud: cloud(fill: "#8f9aa8", stroke: "#66717e", into: &out)
-    case .rain:
-      out.element(
-        "path",
-        ["d": "M11 25l-2 5M17 25l-2 5M23 25l-2 5", "stroke": "#2b7bd0", "stroke-width": "2", "stroke-linecap": "round"])
-    case .drizzle:
-      out.element(
-        "path",
-        [
-          "d": "M11 26l-1 2M17 26l-1 2M23 26l-1 2", "stroke": "#2b7bd0", "stroke-width": "1.6",
-          "stroke-linecap": "round",
-        ])
+    case .rain: strokes("M11 25l-2 5M17 25l-2 5M23 25l-2 5", colour: "#2b7bd0", width: 2, into: &out)
+    case .drizzle: strokes("M11 26l-1 2M17 26l-1 2M23 26l-1 2", colour: "#2b7bd0", width: 1.6, into: &out)
     case .snow:
-      for x in [10.0, 17.0, 24.0] {
-        let cx = SVGWriter.number(x)
-        out.element(
-          "path",
-          [
-            "d": "M\(cx) 25.5v5M\(SVGWriter.number(x - 2.2)) 26.7l4.4 2.6M\(SVGWriter.number(x - 2.2)) 29.3l4.4 -2.6",
-            "stroke": "#4a7fb5", "stroke-width": "1.2", "stroke-linecap": "round",
-          ])
+      // Three six-pointed flakes: a vertical stroke and two diagonals each.
+      let flakes = [10.0, 17.0, 24.0].map { x in
+        let left = SVGWriter.number(x - 2.2)
+        return "M\(SVGWriter.number(x)) 25.5v5M\(left) 26.7l4.4 2.6M\(left) 29.3l4.4 -2.6"
       }
+      strokes(flakes.joined(), colour: "#4a7fb5", width: 1.2, into: &out)
     case .lightning:
       out.element(
         "path",
         ["d": "M17 19l-5 7h4l-2 6l6 -8h-4l2 -5z", "fill": "#f2b705", "stroke": "#b38600", "stroke-width": "0.6"])
-    case .fog:
-      out.element(
-        "path",
-        [
-          "d": "M5 11h22M3 16h26M5 21h22M7 26h18", "stroke": "#9aa5b1", "stroke-width": "2.4",
-          "stroke-linecap": "round",
-        ])
+    case .fog: strokes("M5 11h22M3 16h26M5 21h22M7 26h18", colour: "#9aa5b1", width: 2.4, into: &out)
     }
+  }
+
+  /// Round-capped strokes along `path`.
+  private static func strokes(_ path: String, colour: String, width: Double, into out: inout SVGWriter) {
+    out.element(
+      "path", ["d": path, "stroke": colour, "stroke-width": SVGWriter.number(width), "stroke-linecap": "round"])
   }
 
   private static func sun(centre: (Double, Double), radius: Double, into out: inout SVGWriter) {

@@ -1,3 +1,6 @@
+import ForecastOutput
+import Warnings
+
 /// SVG text written element by element: attribute values escaped, numbers with at most two
 /// decimals in the C locale, so that the document is the same on every machine.
 struct SVGWriter {
@@ -38,29 +41,12 @@ struct SVGWriter {
     text += "</\(name)>\n"
   }
 
-  /// Text with the five XML special characters escaped.
-  static func escaped(_ text: String) -> String {
-    guard text.contains(where: { "<>&\"'".contains($0) }) else { return text }
-    var out = ""
-    for character in text {
-      switch character {
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "&": out += "&amp;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
+  /// Text with the five XML special characters escaped (as in a CAP document).
+  static func escaped(_ text: String) -> String { CAPDocument.escaped(text) }
 
   /// A coordinate or value rounded to two decimals, without trailing zeros.
   static func number(_ value: Double) -> String {
-    guard value.isFinite else { return "0" }
-    let rounded = (value * 100).rounded() / 100
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-    return "\(rounded)"
+    value.isFinite ? JSONText.number(value, decimals: 2) : "0"
   }
 
   /// `x,y x,y …` for a polyline.
