@@ -58,13 +58,15 @@ let package = Package(
     .target(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
+    // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
+    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Warnings"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     .target(
       name: "HTTPService",
       dependencies: [
         "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
-        "Warnings",
+        "Warnings", "Meteogram",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -81,7 +83,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
-        "HTTPService", "Places", "Warnings",
+        "HTTPService", "Places", "Warnings", "Meteogram",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,7 +121,7 @@ let package = Package(
       name: "HTTPServiceTests",
       dependencies: [
         "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
-        "SampleRun", "Places", "Warnings", "_TestSupport",
+        "SampleRun", "Places", "Warnings", "Meteogram", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -116,8 +116,8 @@ public struct CAPDocument: Sendable {
     out += String(repeating: "  ", count: indent) + "<\(name)>" + escaped(text) + "</\(name)>\n"
   }
 
-  /// `text` with XML's five special characters as entities.
-  static func escaped(_ text: String) -> String {
+  /// `text` with XML's five special characters as entities (the meteogram's SVG uses it too).
+  public static func escaped(_ text: String) -> String {
     guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
     var out = ""
     for character in text {

@@ -14,7 +14,7 @@ struct NWPCube: AsyncParsableCommand {
     subcommands: [
       IngestCommand.self, QueryCommand.self, SeriesCommand.self, ForecastCommand.self, InfoCommand.self,
       RunsCommand.self, PruneCommand.self, ServeCommand.self, BenchCommand.self, SampleRunCommand.self,
-      PlacesCommand.self,
+      PlacesCommand.self, MeteogramCommand.self,
     ]
   )
 }

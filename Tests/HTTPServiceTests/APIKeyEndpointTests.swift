@@ -24,6 +24,7 @@ import Testing
       ("/v1/runs", .openMeteo), ("/v1/search?name=lisboa", .openMeteo), ("/openapi.yaml", .nwpcube),
       ("/v1/alerts?latitude=38.1294&longitude=-8.9341", .openMeteo),
       ("/v1/alerts.cap?latitude=38.1294&longitude=-8.9341", .openMeteo),
+      ("/v1/meteogram.svg?latitude=38.1294&longitude=-8.9341&days=1&timezone=Europe/Lisbon", .openMeteo),
       ("/no-such-path?x=1", .nwpcube),
       ("/data/2.5/forecast?lat=38.7167&lon=-9.1333&cnt=2", .openWeatherMap),
       ("/data/2.5/weather?q=Lisboa", .openWeatherMap),

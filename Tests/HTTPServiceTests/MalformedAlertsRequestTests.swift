@@ -32,14 +32,10 @@ import _TestSupport
     case 4:  // garbage; `~` first, so it is never a good value by chance
       parameters[index].1 = "~" + garbage(Int(1 + random.next() % 40))
     case 5:  // malformed percent-encoding or bytes that are not UTF-8
-      let broken = pick(["%", "%G1", "%F", "%FF", "%C3%28", "%ED%A0%80", "%E2%82", "%%", "%zz"])
-      rawTarget =
-        MalformedRequestTests.target(path, Array(parameters.prefix(index))) + (index == 0 ? "?" : "&")
-        + "\(parameters[index].0)=\(parameters[index].1)\(broken)"
+      let broken = pick(MalformedRequestRun.brokenEncodings)
+      rawTarget = MalformedRequestRun.target(path, parameters, breaking: index, with: broken)
     case 6:  // an over-long query string
-      rawTarget =
-        MalformedRequestTests.target(path, parameters) + "&pad="
-        + String(repeating: "x", count: pick([8_193, 9_000, 20_000, 60_000]))
+      rawTarget = MalformedRequestRun.target(path, parameters, padding: pick(MalformedRequestRun.overlongPadding))
     case 7:  // a parameter the route does not take, or /v1/forecast's lists
       if random.next() % 2 == 0 {
         parameters.append((pick(["hourly", "lat", "lon", "units", "domain", garbage(8)]), "1"))

@@ -1,5 +1,6 @@
 import ForecastOutput
 import Foundation
+import Meteogram
 import Meteorology
 import PointQuery
 import Testing
@@ -182,6 +183,11 @@ import _TestSupport
     #expect(try choices("timeformat") == OpenMeteoDocument.TimeFormat.allCases.map(\.rawValue))
     #expect(Set(try choices("cell_selection")) == Set(CellSelection.allCases.map(\.rawValue)))
     #expect(SchemaCheck.number(try schema(forecast, "forecast_days")["maximum"]) == Double(ServiceLimits().days))
+    let meteogram = try #require(operations.first { $0.path == MeteogramRoute.path })
+    #expect(meteogram.names.sorted() == MeteogramParameters.names.sorted())
+    #expect(try schema(meteogram, "units")["enum"] as? [String] == MeteogramUnits.allCases.map(\.rawValue))
+    #expect(try schema(meteogram, "format")["enum"] as? [String] == MeteogramParameters.Format.allCases.map(\.rawValue))
+    #expect(SchemaCheck.number(try schema(meteogram, "days")["maximum"]) == Double(MeteogramQuery.dayLimit.upperBound))
     let legacy = operations.filter { $0.path.hasSuffix(".php") }
     #expect(legacy.count == 4)
     for operation in legacy {

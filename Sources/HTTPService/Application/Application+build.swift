@@ -2,6 +2,7 @@ import Forecast
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Meteogram
 import NIOCore
 import PointQuery
 import ServiceLifecycle
@@ -9,9 +10,9 @@ import Store
 import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
-/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/runs`, `/healthz`, `/metrics`,
-/// `/openapi.yaml` and the web page at `/`, with request logs, metrics and JSON errors on
-/// every route.
+/// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/meteogram.svg`, `/v1/runs`, `/healthz`,
+/// `/metrics`, `/openapi.yaml` and the web page at `/`, with request logs, metrics and JSON
+/// errors on every route.
 ///
 /// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
 /// or with `runService()`. The store is rescanned as runs are published and pruned, off the
@@ -75,6 +76,12 @@ public func buildApplication(
     clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
   )
   .register(on: router)
+  MeteogramRoute(
+    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
+    rasterizer: SVGRasterizer(path: settings.rsvgConvert)
+  )
+  .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
   WebPageRoutes(assets: WebAsset.load(from: BundledResources.directory.appendingPathComponent("web")))
@@ -98,5 +105,5 @@ let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
   OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath,
+  ServiceRoutes.openAPIPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath, MeteogramRoute.path,
 ]

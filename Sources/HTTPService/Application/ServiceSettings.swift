@@ -31,6 +31,9 @@ public struct ServiceSettings: Sendable {
   /// The thresholds `/v1/alerts` evaluates (`--alerts`); nil when the server publishes no
   /// warnings.
   public var alerts: WarningRules?
+  /// The path of `rsvg-convert`, which draws `/v1/meteogram.svg?format=png`; nil looks for
+  /// it on `PATH`. Without it PNG is refused with 503 and SVG is served as ever.
+  public var rsvgConvert: String?
   /// CAP's `sender` of `/v1/alerts.cap` (`--alerts-sender`): `nwpcube@<host name>` unless set.
   public var alertsSender = "nwpcube@" + ProcessInfo.processInfo.hostName
 

@@ -31,4 +31,25 @@ enum MalformedRequestRun {
     }
     return statuses
   }
+
+  /// Percent-encodings that are broken or decode to bytes that are not UTF-8.
+  static let brokenEncodings = ["%", "%G1", "%F", "%FF", "%C3%28", "%ED%A0%80", "%E2%82", "%%", "%zz"]
+  /// Lengths of a query's padding beyond the query limit (8,192 bytes).
+  static let overlongPadding = [8_193, 9_000, 20_000, 60_000]
+
+  /// `path` with `parameters`, the value of the one at `index` followed by `broken` as it
+  /// is, unencoded.
+  static func target(
+    _ path: String, _ parameters: [(String, String)], breaking index: Int, with broken: String
+  )
+    -> String
+  {
+    MalformedRequestTests.target(path, Array(parameters.prefix(index))) + (index == 0 ? "?" : "&")
+      + "\(parameters[index].0)=\(parameters[index].1)\(broken)"
+  }
+
+  /// `path` with `parameters` and a `pad` parameter `length` bytes long.
+  static func target(_ path: String, _ parameters: [(String, String)], padding length: Int) -> String {
+    MalformedRequestTests.target(path, parameters) + "&pad=" + String(repeating: "x", count: length)
+  }
 }

@@ -5,18 +5,23 @@ import Foundation
 #endif
 
 /// An XML document parsed by Foundation's `XMLParser` (libxml2) into elements, for the
-/// CAP tests: a document the parser refuses is nil.
+/// CAP and meteogram tests: a document the parser refuses is nil.
 final class XMLTree {
   final class Element {
     let name: String
     let namespace: String?
+    let attributes: [String: String]
     var children: [Element] = []
     var text = ""
 
-    init(name: String, namespace: String?) {
+    init(name: String, namespace: String?, attributes: [String: String] = [:]) {
       self.name = name
       self.namespace = namespace
+      self.attributes = attributes
     }
+
+    /// This element and every element under it, in document order.
+    var descendants: [Element] { [self] + children.flatMap(\.descendants) }
 
     /// The children called `name`.
     func all(_ name: String) -> [Element] { children.filter { $0.name == name } }
@@ -48,7 +53,7 @@ final class XMLTree {
       _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
       attributes: [String: String] = [:]
     ) {
-      let element = Element(name: elementName, namespace: namespaceURI)
+      let element = Element(name: elementName, namespace: namespaceURI, attributes: attributes)
       stack.last?.children.append(element)
       if root == nil { root = element }
       stack.append(element)

@@ -1,0 +1,52 @@
+import Forecast
+import Meteogram
+import PointQuery
+
+/// `/v1/meteogram.svg`'s parameters: one point, the days, the zone and units, and the
+/// picture's format.
+struct MeteogramParameters {
+  /// What the picture is written as.
+  enum Format: String, CaseIterable {
+    case svg, png
+  }
+
+  /// Every parameter the route takes; any other is refused (most likely a misspelling).
+  static let names = ["latitude", "longitude", "days", "timezone", "units", "format"]
+
+  let query: MeteogramQuery
+  let format: Format
+
+  /// Reads `query`, counting days from today (in the point's zone) at `now`.
+  /// - Parameter zoneFinder: the zones of points, for `timezone=auto`, which is also the
+  ///   default when there is one (UTC otherwise, as `/v1/forecast`).
+  /// - Throws: `APIError` naming the first parameter at fault.
+  init(_ query: QueryParameters, now: Int64, zoneFinder: ZoneFinder?) throws(APIError) {
+    try query.rejectUnknown(allowed: Self.names + ForecastParameters.passedOn, listed: Self.names)
+    let latitude = try QueryParameters.number(
+      query.required("latitude", expected: Self.latitudeHelp), name: "latitude", in: -90...90,
+      expected: Self.latitudeHelp)
+    let longitude = try QueryParameters.number(
+      query.required("longitude", expected: Self.longitudeHelp), name: "longitude", in: -180...360,
+      expected: Self.longitudeHelp)
+    let days = try query.integer("days", in: MeteogramQuery.dayLimit) ?? MeteogramQuery.defaultDays
+    let units = try ForecastParameters.choice(query, "units", default: MeteogramUnits.metric)
+    format = try ForecastParameters.choice(query, "format", default: Format.svg)
+    let zone: LocalTimeZone
+    if query["timezone"] == nil, let zoneFinder {
+      // Local time where the point is, when the server can tell; UTC when it cannot.
+      zone =
+        zoneFinder.zone(latitude: latitude, longitude: longitude).flatMap { try? LocalTimeZone.named($0) } ?? .utc
+    } else {
+      let point = [(latitude: latitude, longitude: longitude)]
+      zone = try ForecastParameters.timeZones(query, points: point, finder: zoneFinder)[0].zone
+    }
+    self.query = MeteogramQuery(
+      request: ForecastRequest(
+        latitude: latitude, longitude: longitude, timeZone: zone, units: units.system,
+        cellSelection: MeteogramQuery.defaultCellSelection),
+      start: zone.date(containing: now), days: days)
+  }
+
+  static let latitudeHelp = "a latitude in decimal degrees, −90…90 (e.g. 38.1294)"
+  static let longitudeHelp = "a longitude in decimal degrees, east-positive, −180…360 (e.g. -8.9341)"
+}

@@ -1,0 +1,66 @@
+import Forecast
+import Foundation
+import Hummingbird
+import Meteogram
+
+/// `GET /v1/meteogram.svg`: a point's meteogram for the next days as SVG, or as PNG
+/// (`format=png`) through `rsvg-convert` when the server has it (503 when it has not).
+///
+/// A picture changes when a new run is published or the day turns, so clients may keep it
+/// for a few minutes, and revalidate it with its `ETag` (a hash of the picture) after that.
+struct MeteogramRoute: Sendable {
+  static let path = "/v1/meteogram.svg"
+  static let svgType = "image/svg+xml; charset=utf-8"
+  static let pngType = "image/png"
+  /// Seconds a client or proxy may keep a picture without asking again.
+  static let maximumAge = 300
+
+  let forecaster: Forecaster
+  let maximumQueryBytes: Int
+  /// Unix seconds now: the days drawn start today.
+  let clock: @Sendable () -> Int64
+  /// The zones of points, for `timezone=auto` and the default zone.
+  var zoneFinder: ZoneFinder?
+  let rasterizer: SVGRasterizer
+
+  func register(on router: Router<some RequestContext>) {
+    router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
+  }
+
+  func respond(to request: Request) throws -> Response {
+    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+    let parameters = try MeteogramParameters(query, now: clock(), zoneFinder: zoneFinder)
+    let svg = try parameters.query.chart(forecaster).svg()
+    let (bytes, type): ([UInt8], String)
+    switch parameters.format {
+    case .svg: (bytes, type) = (Array(svg.utf8), Self.svgType)
+    case .png:
+      do {
+        (bytes, type) = (try rasterizer.png(svg), Self.pngType)
+      } catch {
+        // Not the client's fault, and not a crash: the server cannot draw PNG now.
+        throw APIError(.serviceUnavailable, error.description)
+      }
+    }
+    let tag = "\"\(Self.hash(bytes))\""
+    var headers: HTTPFields = [.cacheControl: "public, max-age=\(Self.maximumAge)", .eTag: tag]
+    if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
+      $0.trimmingCharacters(in: .whitespaces) == tag
+    }) == true {
+      return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentType] = type
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  /// FNV-1a of the picture, in hexadecimal: the same picture gets the same tag.
+  static func hash(_ bytes: [UInt8]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let text = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - text.count) + text
+  }
+}
