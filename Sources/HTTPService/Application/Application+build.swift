@@ -76,6 +76,7 @@ public func buildApplication(
   .register(on: router)
   ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
     .register(on: router)
+  TileRoutes(store: store).register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   return Application(
@@ -95,5 +96,5 @@ let routedPaths = [
   LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
   SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
   OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath,
+  ServiceRoutes.openAPIPath, TileRoutes.tilePath, TileRoutes.legendPath, TileRoutes.domainsPath,
 ]
