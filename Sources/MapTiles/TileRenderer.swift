@@ -1,4 +1,5 @@
 import CubeFormat
+import GridGeometry
 import Meteorology
 import PointQuery
 
@@ -21,8 +22,9 @@ import PointQuery
 /// between them are in it too, because the set of points nearest to one mass point is
 /// convex on the sphere. (A parallel bows poleward of the great circle between two of its
 /// points by d²·tan φ / 8R: under 1 m for 8 pixels at zoom 7 and 40° N, within the
-/// rounding of the cube's single-precision coordinates.) Only where the samples differ is
-/// every pixel between them located. A cell's colour is worked out once where the cell is
+/// rounding of the cube's single-precision coordinates.) Where two samples differ, the
+/// pixel halfway is located and each half is done the same way, so a gap holding one cell
+/// boundary costs about three lookups rather than seven. A cell's colour is worked out once where the cell is
 /// first met in a row and reused along the row and down the column.
 public struct TileRenderer: Sendable {
   /// Pixels along a tile's side.
@@ -73,39 +75,56 @@ public struct TileRenderer: Sendable {
   mutating func locate(_ tile: TileAddress, cubes: [Cube]) {
     WebMercator.rowLatitudes(tile, into: &latitudes)
     WebMercator.columnLongitudes(tile, into: &longitudes)
+    // One cube (the usual case) is searched without the loop over cubes.
+    if cubes.count == 1 {
+      locateRows(OneGrid(locator: cubes[0].locator, width: cubes[0].header.width))
+    } else {
+      locateRows(Grids(locators: cubes.map(\.locator), widths: cubes.map(\.header.width)))
+    }
+  }
+
+  /// Finds the keys of every row of the tile's grid of points with `find`.
+  private mutating func locateRows(_ find: some CellFinder) {
     let span = Self.span
     let stride = self.stride
-    @inline(__always) func find(_ latitude: Double, _ longitude: Double) -> Int {
-      for (index, cube) in cubes.enumerated() {
-        if let (i, j) = cube.locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in }) {
-          return index << Self.cellBits | (j * cube.header.width + i)
-        }
-      }
-      return -1
-    }
-    keys.withUnsafeMutableBufferPointer { keys in
-      for row in 0..<span {
-        let latitude = latitudes[row]
-        let base = row * span
-        var previous = find(latitude, longitudes[0])
-        keys[base] = previous
-        var column = 0
-        while column < span - 1 {
-          let next = min(column + stride, span - 1)
-          let key = find(latitude, longitudes[next])
-          keys[base + next] = key
-          // Outside is not convex (a domain's corner can poke between two outside samples),
-          // so only a shared cell fills the gap.
-          if key == previous, key >= 0 {
-            for between in (column + 1)..<next { keys[base + between] = key }
-          } else {
-            for between in (column + 1)..<next { keys[base + between] = find(latitude, longitudes[between]) }
+    let latitudes = self.latitudes
+    longitudes.withUnsafeBufferPointer { longitudes in
+      keys.withUnsafeMutableBufferPointer { keys in
+        for row in 0..<span {
+          let latitude = latitudes[row]
+          let base = row * span
+          keys[base] = find.key(latitude, longitudes[0])
+          var column = 0
+          while column < span - 1 {
+            let next = min(column + stride, span - 1)
+            keys[base + next] = find.key(latitude, longitudes[next])
+            Self.bisect(keys, base: base, column, next, latitude: latitude, longitudes: longitudes, find: find)
+            column = next
           }
-          previous = key
-          column = next
         }
       }
     }
+  }
+
+  /// Fills the keys strictly between columns `a` and `b` of a row whose ends are found: all
+  /// of them when both ends are in one cell (convexity), else the middle one found and each
+  /// half done again. A gap with one cell boundary in it costs about log2(stride) lookups
+  /// rather than stride − 1. Outside is not convex (a domain's corner can poke between two
+  /// outside points), so only a shared cell fills a gap.
+  private static func bisect(
+    _ keys: UnsafeMutableBufferPointer<Int>, base: Int, _ a: Int, _ b: Int, latitude: Double,
+    longitudes: UnsafeBufferPointer<Double>, find: some CellFinder
+  ) {
+    guard b - a > 1 else { return }
+    let key = keys[base + a]
+    if key >= 0, key == keys[base + b] {
+      for column in (a + 1)..<b { keys[base + column] = key }
+      return
+    }
+    let middle = (a + b) / 2
+    keys[base + middle] = find.key(latitude, longitudes[middle])
+    bisect(keys, base: base, a, middle, latitude: latitude, longitudes: longitudes, find: find)
+    bisect(keys, base: base, middle, b, latitude: latitude, longitudes: longitudes, find: find)
   }
 
   /// Colours every pixel from its cell's value of the metric (resolved per cube).
@@ -186,5 +205,41 @@ public struct TileRenderer: Sendable {
         }
       }
     }
+  }
+}
+
+/// Latitude/longitude → the key of the answering cube's nearest cell (`TileRenderer`'s
+/// keys), or −1 outside every grid. Generic rather than a closure, so that the lookup is a
+/// direct call: through a closure over an array of locators, retaining and releasing the
+/// locator took a third of a tile's time (perf, nwpcube bench --kinds tiles).
+protocol CellFinder {
+  func key(_ latitude: Double, _ longitude: Double) -> Int
+}
+
+/// One grid: the key is the cell.
+struct OneGrid: CellFinder {
+  let locator: GridLocator
+  let width: Int
+
+  @inline(__always) func key(_ latitude: Double, _ longitude: Double) -> Int {
+    guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in }) else {
+      return -1
+    }
+    return j * width + i
+  }
+}
+
+/// Several grids in answering order: the first that contains the point answers.
+struct Grids: CellFinder {
+  let locators: [GridLocator]
+  let widths: [Int]
+
+  func key(_ latitude: Double, _ longitude: Double) -> Int {
+    for index in locators.indices {
+      if let (i, j) = locators[index].nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in }) {
+        return index << TileRenderer.cellBits | (j * widths[index] + i)
+      }
+    }
+    return -1
   }
 }

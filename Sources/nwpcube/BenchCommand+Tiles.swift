@@ -76,8 +76,64 @@ extension BenchCommand {
     return timings
   }
 
+  /// The PNG settings compared by the tiles kind: the one used first, then alternatives.
+  static let encodings: [(name: String, level: Int32, filter: Int32)] = [
+    ("level 1, Up (used)", PNGEncoder.level, PNGEncoder.filter), ("level 6, Up", 6, PNGEncoder.filter),
+    ("level 1, adaptive", 1, PNGEncoder.adaptiveFilter), ("level 6, adaptive", 6, PNGEncoder.adaptiveFilter),
+  ]
+
+  /// Encoding alone, per setting of `encodings`, on `count` zoom-8 tiles rendered first: the
+  /// settings take turns on each tile, so that the machine's noise falls on all of them.
+  func benchEncodings(
+    _ store: ForecastStore, cube: Cube, count: Int, random: inout SplitMix64
+  ) throws -> [(name: String, p50: Double, p90: Double, meanBytes: Double)] {
+    let service = TileService()
+    let bounds = DomainBounds(cube)
+    let zoom = 8
+    let northWest = WebMercator.worldPixel(latitude: bounds.north, longitude: bounds.west, zoom: zoom)
+    let southEast = WebMercator.worldPixel(latitude: bounds.south, longitude: bounds.east, zoom: zoom)
+    var renderer = TileRenderer()
+    var images: [[UInt32]] = []
+    while images.count < count {
+      let x =
+        Int(northWest.column / 256)
+        + Int(random.next() % UInt64(Int(southEast.column / 256) - Int(northWest.column / 256) + 1))
+      let y =
+        Int(northWest.row / 256) + Int(random.next() % UInt64(Int(southEast.row / 256) - Int(northWest.row / 256) + 1))
+      let layer = Self.tileLayers[Int(random.next() % UInt64(Self.tileLayers.count))]
+      let time = TileService.timeText(cube.time(ofStep: Int(random.next() % UInt64(cube.stepCount))))
+      let plan = try service.plan(
+        layer: layer, time: time, z: Substring(String(zoom)), x: Substring(String(x)), y: Substring(String(y)),
+        catalog: store.catalog)
+      renderer.render(plan.layer, time: plan.time, tile: plan.tile, cubes: plan.cubes)
+      images.append(renderer.pixels)
+    }
+    var times = [[Double]](repeating: [], count: Self.encodings.count)
+    var bytes = [Int](repeating: 0, count: Self.encodings.count)
+    let size = TileRenderer.size
+    for (index, image) in images.enumerated() {
+      for turn in 0..<Self.encodings.count {
+        let setting = (index + turn) % Self.encodings.count
+        let (_, level, filter) = Self.encodings[setting]
+        let start = now()
+        let png = try PNGEncoder.encode(image, width: size, height: size, level: level, filter: filter)
+        times[setting].append(Double(now() - start))
+        bytes[setting] += png.count
+      }
+    }
+    return Self.encodings.indices.map { setting in
+      let sorted = times[setting].sorted()
+      return (
+        Self.encodings[setting].name, sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)],
+        Double(bytes[setting]) / Double(images.count)
+      )
+    }
+  }
+
   /// The tiles table, in milliseconds.
-  func printTiles(_ timings: [TileTiming], cube: Cube) {
+  func printTiles(
+    _ timings: [TileTiming], encodings: [(name: String, p50: Double, p90: Double, meanBytes: Double)], cube: Cube
+  ) {
     let h = cube.header
     print(
       "tiles: 256×256 PNG, plan + render + encode, one at a time, on \(h.model)/\(h.domain) run \(cube.run) "
@@ -90,6 +146,11 @@ extension BenchCommand {
         String(Int(t.meanBytes.rounded())),
       ]
       print(cells.joined(separator: " "))
+    }
+    print("PNG encoding alone, zoom-8 tiles rendered first, settings in turn on each tile")
+    print("setting               p50 ms  p90 ms  mean bytes")
+    for e in encodings {
+      print("\(e.name.padded(21)) \(milliseconds(e.p50)) \(milliseconds(e.p90)) \(Int(e.meanBytes.rounded()))")
     }
   }
 

@@ -165,6 +165,8 @@ struct BenchCommand: ParsableCommand {
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
     let tileTimings =
       selected.contains("tiles") ? try benchTiles(forecastStore, cube: cube, count: tiles, random: &random) : []
+    let encodings =
+      selected.contains("tiles") ? try benchEncodings(forecastStore, cube: cube, count: 100, random: &random) : []
 
     if json {
       print(
@@ -193,7 +195,7 @@ struct BenchCommand: ParsableCommand {
           "\(name.padded(11)) \(format(timing.p50)) \(format(timing.p99)) \(format(timing.max)) \(String(Int(timing.perSecond)))"
         )
       }
-      if !tileTimings.isEmpty { printTiles(tileTimings, cube: cube) }
+      if !tileTimings.isEmpty { printTiles(tileTimings, encodings: encodings, cube: cube) }
     }
   }
 

@@ -2,6 +2,7 @@ import PointQuery
 import Store
 import Testing
 import UTCTime
+import _TestSupport
 
 @testable import MapTiles
 
@@ -40,5 +41,32 @@ import UTCTime
       }
     }
     #expect(drawn >= 40)
+  }
+
+  /// Two runs covering one time: the newer answers every pixel it contains, through the
+  /// several-grid search, so the tile is the newer run's alone and not the older's.
+  @Test func theNewestRunCoveringTheTimeAnswersEachPixel() throws {
+    let store = SampleFiles.temporaryDirectory("tiles-runs")
+    defer { SampleFiles.remove(store) }
+    try TestStores.publish(TestStores.spec(start: "2026-06-20_00:00:00", hours: 12, seed: 1), into: store)
+    try TestStores.publish(TestStores.spec(start: "2026-06-20_06:00:00", hours: 12, seed: 2), into: store)
+    let catalog = try ForecastStore(path: store).catalog
+    let (newer, older) = (catalog.cubes[0], catalog.cubes[1])
+    #expect(newer.run == "2026062006" && older.run == "2026062000")
+    let bounds = DomainBounds(newer)
+    let centre = WebMercator.worldPixel(
+      latitude: (bounds.south + bounds.north) / 2, longitude: (bounds.west + bounds.east) / 2, zoom: 6)
+    let plan = try TileService().plan(
+      layer: "temp", time: "2026-06-20T09:00Z", z: "6", x: Substring(String(Int(centre.column / 256))),
+      y: Substring(String(Int(centre.row / 256))), catalog: catalog)
+    #expect(plan.cubes.count == 2)
+    var renderer = TileRenderer()
+    renderer.render(plan.layer, time: plan.time, tile: plan.tile, cubes: plan.cubes)
+    let both = renderer.pixels
+    renderer.render(plan.layer, time: plan.time, tile: plan.tile, cubes: [newer])
+    #expect(both == renderer.pixels)
+    #expect(both.contains { $0 != 0 })
+    renderer.render(plan.layer, time: plan.time, tile: plan.tile, cubes: [older])
+    #expect(both != renderer.pixels)
   }
 }
