@@ -27,7 +27,22 @@ import Testing
       ("/no-such-path?x=1", .nwpcube),
       ("/data/2.5/forecast?lat=38.7167&lon=-9.1333&cnt=2", .openWeatherMap),
       ("/data/2.5/weather?q=Lisboa", .openWeatherMap),
+      ("/v1/tiles/temp/2026-06-21T12:00Z/8/121/98.png", .openMeteo), ("/v1/legend/rain.svg", .openMeteo),
+      ("/v1/domains", .openMeteo),
     ]
+
+  /// Whether `path` is one the routed `template` answers: segment by segment equal, or a
+  /// `{parameter}` (with any text beside it, as `{y}.png`) matching a non-empty segment
+  /// that ends as the template's does.
+  static func matches(_ path: String, template: String) -> Bool {
+    let (parts, pattern) = (path.split(separator: "/"), template.split(separator: "/"))
+    return parts.count == pattern.count
+      && zip(parts, pattern).allSatisfy { part, expected in
+        guard let close = expected.firstIndex(of: "}"), expected.first == "{" else { return part == expected }
+        let suffix = expected[expected.index(after: close)...]
+        return part.count > suffix.count && part.hasSuffix(suffix)
+      }
+  }
 
   /// Whether the answer to `target` says how long it took (`generationtime_ms`), so that two
   /// answers differ in that number alone; every other answer must be the same bytes.
@@ -66,9 +81,10 @@ import Testing
     let wrong = [KeyedService.wrongKey, String(alice.dropLast()), alice + "x", KeyedService.key("alice").uppercased()]
     // Every route is here, bar the probes, which need no key, and Dark Sky's, whose key is a
     // path segment (DarkSkyEndpointTests).
-    #expect(
-      Set(Self.targets.map { String($0.target.prefix { $0 != "?" }) }).isSuperset(
-        of: Set(routedPaths).subtracting(APIFamily.exemptPaths).subtracting([DarkSkyRoute.path])))
+    let paths = Self.targets.map { String($0.target.prefix { $0 != "?" }) }
+    for route in Set(routedPaths).subtracting(APIFamily.exemptPaths).subtracting([DarkSkyRoute.path]) {
+      #expect(paths.contains { Self.matches($0, template: route) }, "no target for \(route)")
+    }
     for (target, shape) in Self.targets {
       let none = try await keyed.get(target)
       #expect(none.status == 401 && none.mediaType == "application/json", "\(target): \(none.body)")
