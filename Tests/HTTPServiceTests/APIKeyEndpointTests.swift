@@ -31,19 +31,6 @@ import Testing
       ("/v1/domains", .openMeteo),
     ]
 
-  /// Whether `path` is one the routed `template` answers: segment by segment equal, or a
-  /// `{parameter}` (with any text beside it, as `{y}.png`) matching a non-empty segment
-  /// that ends as the template's does.
-  static func matches(_ path: String, template: String) -> Bool {
-    let (parts, pattern) = (path.split(separator: "/"), template.split(separator: "/"))
-    return parts.count == pattern.count
-      && zip(parts, pattern).allSatisfy { part, expected in
-        guard let close = expected.firstIndex(of: "}"), expected.first == "{" else { return part == expected }
-        let suffix = expected[expected.index(after: close)...]
-        return part.count > suffix.count && part.hasSuffix(suffix)
-      }
-  }
-
   /// Whether the answer to `target` says how long it took (`generationtime_ms`), so that two
   /// answers differ in that number alone; every other answer must be the same bytes.
   static func carriesItsTime(_ target: String) -> Bool {
@@ -83,7 +70,7 @@ import Testing
     // path segment (DarkSkyEndpointTests).
     let paths = Self.targets.map { String($0.target.prefix { $0 != "?" }) }
     for route in Set(routedPaths).subtracting(APIFamily.exemptPaths).subtracting([DarkSkyRoute.path]) {
-      #expect(paths.contains { Self.matches($0, template: route) }, "no target for \(route)")
+      #expect(paths.contains { RoutePattern.matches($0, template: route) }, "no target for \(route)")
     }
     for (target, shape) in Self.targets {
       let none = try await keyed.get(target)
