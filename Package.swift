@@ -37,6 +37,16 @@ let package = Package(
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
     .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    // PNG encoding for map tiles: Debian's libpng, through a small C writer (libpng reports
+    // errors by longjmp, which Swift cannot catch).
+    .systemLibrary(
+      name: "CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    .target(name: "CPNGWriter", dependencies: ["CPNG"]),
+    // Tests only: zlib, for a PNG decoder independent of the tile encoder's code path.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "CPrefetch"),
@@ -62,11 +72,15 @@ let package = Package(
     .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Warnings"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
+    // Web Mercator map tiles, their colour scales and legends, and the land base layer.
+    .target(
+      name: "MapTiles",
+      dependencies: ["PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter"]),
     .target(
       name: "HTTPService",
       dependencies: [
         "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
-        "Warnings", "Meteogram",
+        "Warnings", "Meteogram", "MapTiles",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,7 +97,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
-        "HTTPService", "Places", "Warnings", "Meteogram",
+        "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,7 +135,7 @@ let package = Package(
       name: "HTTPServiceTests",
       dependencies: [
         "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
-        "SampleRun", "Places", "Warnings", "Meteogram", "_TestSupport",
+        "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

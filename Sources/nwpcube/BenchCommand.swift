@@ -28,7 +28,8 @@ struct BenchCommand: ParsableCommand {
       one point, as the legacy MedianPrevByDays shows it, through the forecast API and the live store, runs stitched hour by hour from the \
       newest run's first day), and places (search by name and nearest place on a gazetteer of at \
       least \(BenchCommand.placesTarget) places, only when asked for and without a store: see \
-      its output). \
+      its output), and tiles (map tiles at zooms 7–10 over the newest run's domain, planned, \
+      rendered and PNG-encoded one at a time, timed each; only when asked for; see --tiles). \
       Points, times and metrics are drawn before timing. Lookups are \
       timed in batches of \(BenchCommand.batch) with a monotonic clock, so the clock's own cost is \
       spread over the batch; p50, p99 and max are of the per-lookup time within each batch. \
@@ -50,6 +51,9 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "Lookups per kind.")
   var queries: Int = 200_000
 
+  @Option(help: "Tiles timed per zoom by the tiles kind.")
+  var tiles: Int = 400
+
   @Option(help: "Seed of the random points.")
   var seed: UInt64 = 42
 
@@ -58,7 +62,7 @@ struct BenchCommand: ParsableCommand {
 
   @Option(
     help:
-      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read, daily7, places."
+      "Run only these kinds (comma-separated): nearest, bilinear, series24h, locate, locate_analytic, locate_generic, read, daily7, places, tiles."
   )
   var kinds: String?
 
@@ -68,6 +72,9 @@ struct BenchCommand: ParsableCommand {
   func validate() throws {
     guard queries >= Self.batch, queries <= 100_000_000 else {
       throw ValidationError("--queries \(queries) must be in \(Self.batch)…100000000")
+    }
+    guard tiles >= 1, tiles <= 1_000_000 else {
+      throw ValidationError("--tiles \(tiles) must be in 1…1000000")
     }
     if json, let kinds, kinds.split(separator: ",").contains("places"), kinds != "places" {
       throw ValidationError("--kinds: with --json, places runs alone (it prints an object of its own)")
@@ -156,6 +163,10 @@ struct BenchCommand: ParsableCommand {
       sink += days[6].statistics(of: .temp)?.median ?? 0
     }
     if sink == 1.2345e300 { print(sink) }  // keeps the optimiser from dropping the work
+    let tileTimings =
+      selected.contains("tiles") ? try benchTiles(forecastStore, cube: cube, count: tiles, random: &random) : []
+    let encodings =
+      selected.contains("tiles") ? try benchEncodings(forecastStore, cube: cube, count: 100, random: &random) : []
 
     if json {
       print(
@@ -170,18 +181,21 @@ struct BenchCommand: ParsableCommand {
                 ("per_second", JSONText.number(timing.perSecond, decimals: 0)),
               ])
             )
-          }))
+          } + tilesJSON(tileTimings)))
     } else {
       let h = cube.header
-      print(
-        "\(queries) random in-domain lookups per kind on \(h.model)/\(h.domain) run \(cube.run) (\(h.width)×\(h.height) cells, \(h.stepCount) steps), timed in batches of \(Self.batch)"
-      )
-      print("kind        p50 ns     p99 ns     max ns     lookups/s")
+      if !results.isEmpty {
+        print(
+          "\(queries) random in-domain lookups per kind on \(h.model)/\(h.domain) run \(cube.run) (\(h.width)×\(h.height) cells, \(h.stepCount) steps), timed in batches of \(Self.batch)"
+        )
+        print("kind        p50 ns     p99 ns     max ns     lookups/s")
+      }
       for (name, timing) in results {
         print(
           "\(name.padded(11)) \(format(timing.p50)) \(format(timing.p99)) \(format(timing.max)) \(String(Int(timing.perSecond)))"
         )
       }
+      if !tileTimings.isEmpty { printTiles(tileTimings, encodings: encodings, cube: cube) }
     }
   }
 

@@ -28,6 +28,8 @@ import Testing
       ("/no-such-path?x=1", .nwpcube),
       ("/data/2.5/forecast?lat=38.7167&lon=-9.1333&cnt=2", .openWeatherMap),
       ("/data/2.5/weather?q=Lisboa", .openWeatherMap),
+      ("/v1/tiles/temp/2026-06-21T12:00Z/8/121/98.png", .openMeteo), ("/v1/legend/rain.svg", .openMeteo),
+      ("/v1/domains", .openMeteo),
     ]
 
   /// Whether the answer to `target` says how long it took (`generationtime_ms`), so that two
@@ -67,9 +69,10 @@ import Testing
     let wrong = [KeyedService.wrongKey, String(alice.dropLast()), alice + "x", KeyedService.key("alice").uppercased()]
     // Every route is here, bar the probes, which need no key, and Dark Sky's, whose key is a
     // path segment (DarkSkyEndpointTests).
-    #expect(
-      Set(Self.targets.map { String($0.target.prefix { $0 != "?" }) }).isSuperset(
-        of: Set(routedPaths).subtracting(APIFamily.exemptPaths).subtracting([DarkSkyRoute.path])))
+    let paths = Self.targets.map { String($0.target.prefix { $0 != "?" }) }
+    for route in Set(routedPaths).subtracting(APIFamily.exemptPaths).subtracting([DarkSkyRoute.path]) {
+      #expect(paths.contains { RoutePattern.matches($0, template: route) }, "no target for \(route)")
+    }
     for (target, shape) in Self.targets {
       let none = try await keyed.get(target)
       #expect(none.status == 401 && none.mediaType == "application/json", "\(target): \(none.body)")

@@ -186,7 +186,10 @@ import _TestSupport
   @Test func otherMethodsOnARoutedPathGet405WithAllow() async throws {
     let client = try await SampleService.server().client
     for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND"] {
-      for path in ["/healthz", "/v1/forecast", "/QuickPrevByDate.php", "/"] {
+      for path in [
+        "/healthz", "/v1/forecast", "/QuickPrevByDate.php", "/", "/v1/tiles/temp/2026-06-21T12:00Z/8/121/98.png",
+        "/v1/legend/temp.svg",
+      ] {
         let answer = try await client.send(
           Array("\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
         #expect(answer.status == 405, "\(method) \(path)")

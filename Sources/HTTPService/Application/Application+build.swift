@@ -86,6 +86,7 @@ public func buildApplication(
     .register(on: router)
   WebPageRoutes(assets: WebAsset.load(from: BundledResources.directory.appendingPathComponent("web")))
     .register(on: router)
+  TileRoutes(store: store).register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   return Application(
@@ -106,4 +107,5 @@ let routedPaths = [
   SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
   OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
   ServiceRoutes.openAPIPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath, MeteogramRoute.path,
+  TileRoutes.tilePath, TileRoutes.legendPath, TileRoutes.domainsPath,
 ]

@@ -10,17 +10,26 @@ import Hummingbird
 struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
   /// The paths that have routes, all of them GET (and so HEAD) only.
   let routed: Set<String>
+  /// Those with path parameters, matched segment by segment.
+  let templates: [String]
+
+  init(routed: Set<String>) {
+    self.routed = routed
+    templates = routed.filter { $0.contains("{") }.sorted()
+  }
 
   static var allowed: String { "GET, HEAD" }
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    guard request.method != .get, request.method != .head, routed.contains(request.uri.path) else {
+    guard request.method != .get, request.method != .head,
+      let route = RoutePattern.route(of: request.uri.path, routed: routed, templates: templates)
+    else {
       return try await next(request, context)
     }
     // Counted under its route rather than as NotFound: the path is one of the few routed.
-    context.coreContext.endpointPath.value = request.uri.path
+    context.coreContext.endpointPath.value = route
     var response = JSONErrorBody.response(
       status: .methodNotAllowed,
       message: "method \(request.method) is not allowed on \(request.uri.path); use GET or HEAD",

@@ -1,0 +1,129 @@
+import ForecastOutput
+import Hummingbird
+import MapTiles
+import NIOCore
+import Store
+
+/// The map routes: `GET /v1/tiles/{metric}/{time}/{z}/{x}/{y}.png` (XYZ Web Mercator tiles
+/// of a metric, or of the `land` base layer), `GET /v1/legend/{metric}.svg` and
+/// `GET /v1/domains` (each domain's extent, for a map to open on). docs/pictures.md
+/// describes them.
+///
+/// Errors are Open-Meteo's shape, as on every `/v1/` path: 400 for a bad zoom, column, row
+/// or time, 404 for an unknown layer or a time no run covers.
+struct TileRoutes: Sendable {
+  static let tilePath = "/v1/tiles/{metric}/{time}/{z}/{x}/{y}.png"
+  static let legendPath = "/v1/legend/{metric}.svg"
+  static let domainsPath = "/v1/domains"
+  static let png = "image/png"
+  static let svg = "image/svg+xml; charset=utf-8"
+
+  let store: ForecastStore
+  let tiles = TileService()
+
+  func register(on router: Router<some RequestContext>) {
+    router.get(RouterPath(Self.tilePath)) { request, _ in try tile(request) }
+    router.get(RouterPath(Self.legendPath)) { request, _ in try legend(request) }
+    router.get(RouterPath(Self.domainsPath)) { _, _ in domains() }
+  }
+
+  /// A path segment as sent, percent-decoded here (the router's copy may or may not be);
+  /// `suffix` is cut from the end.
+  private static func segment(
+    _ index: Int, of request: Request, cutting suffix: String = ""
+  ) throws(APIError)
+    -> String
+  {
+    guard var raw = KeyLocation.segment(index, of: request.uri.path) else {
+      throw APIError(.notFound, "\(request.uri.path): no such path")
+    }
+    if !suffix.isEmpty, raw.hasSuffix(suffix) { raw = raw.dropLast(suffix.count) }
+    guard let decoded = QueryParameters.percentDecoded(raw.utf8) else {
+      throw APIError(.badRequest, "\(request.uri.path): a path segment is not valid percent-encoded UTF-8")
+    }
+    return decoded
+  }
+
+  func tile(_ request: Request) throws -> Response {
+    let layer = try Self.segment(3, of: request)
+    let time = try Self.segment(4, of: request)
+    let z = try Self.segment(5, of: request)
+    let x = try Self.segment(6, of: request)
+    let y = try Self.segment(7, of: request, cutting: ".png")
+    let plan: TileService.Plan
+    do {
+      plan = try tiles.plan(
+        layer: layer, time: time, z: Substring(z), x: Substring(x), y: Substring(y), catalog: store.catalog)
+    } catch {
+      throw Self.httpError(error)
+    }
+    var headers: HTTPFields = [.cacheControl: plan.cacheControl, .eTag: plan.etag]
+    // A client revalidating a tile it has: the same cubes answer, so the same picture.
+    if let match = request.headers[.ifNoneMatch],
+      match.split(separator: ",").contains(where: {
+        $0.trimmingSpaces == plan.etag || $0.trimmingSpaces == "*"
+      })
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+    let png: [UInt8]
+    do {
+      png = try tiles.png(plan)
+    } catch {
+      throw Self.httpError(error)
+    }
+    headers[.contentType] = Self.png
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+  }
+
+  func legend(_ request: Request) throws -> Response {
+    let name = try Self.segment(3, of: request, cutting: ".svg")
+    let layer: TileLayer
+    do {
+      layer = try TileLayer(name: name)
+    } catch {
+      throw Self.httpError(error)
+    }
+    var response = Responses.text(Legend.svg(for: layer), contentType: Self.svg)
+    // A legend changes only with nwpcube itself.
+    response.headers[.cacheControl] = "public, max-age=\(TileService.longAge)"
+    return response
+  }
+
+  func domains() -> Response {
+    var seen: Set<String> = []
+    var items: [String] = []
+    // Newest run first: the first cube of each domain is its newest run's.
+    for cube in store.catalog.cubes where seen.insert(cube.name).inserted {
+      let bounds = DomainBounds(cube)
+      items.append(
+        JSONText.object([
+          ("model_domain", JSONText.string(cube.name)), ("south", JSONText.number(bounds.south, decimals: 4)),
+          ("west", JSONText.number(bounds.west, decimals: 4)), ("north", JSONText.number(bounds.north, decimals: 4)),
+          ("east", JSONText.number(bounds.east, decimals: 4)),
+        ]))
+    }
+    return Responses.text(JSONText.object([("domains", JSONText.array(items))]), contentType: Responses.json)
+  }
+
+  static func httpError(_ error: TileError) -> APIError {
+    switch error {
+    case .badAddress, .badTime: APIError(.badRequest, error.description)
+    case .unknownMetric, .metricNotInRuns, .timeNotCovered: APIError(.notFound, error.description)
+    case .noRuns: APIError(.serviceUnavailable, error.description)
+    // Only running out of memory makes libpng fail on a tile: the server's trouble, and
+    // passing.
+    case .encoding: APIError(.serviceUnavailable, error.description)
+    }
+  }
+}
+
+extension Substring {
+  /// Without leading and trailing spaces and tabs, as HTTP list elements are.
+  fileprivate var trimmingSpaces: Substring {
+    var text = self
+    while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+    while text.last == " " || text.last == "\t" { text = text.dropLast() }
+    return text
+  }
+}
