@@ -17,12 +17,8 @@
 /// (`nwpcube bench --kinds locate`, p50 59 → 78 ns), against 1.07× as a class (69 → 74 ns,
 /// no reference counting in the loop). A lookup borrows the class, switches on `kind` and
 /// calls the chosen locator through optional chaining, which borrows it in place. This is
-/// the one dispatch over the kinds of locator: `Cube` looks up through it. The dispatch is
-/// forced inline: left to the optimiser, it stayed a call of its own between `Cube.locate`
-/// and the chosen locator, and that call was the 1.07× above (69.5 → 74.5 ns); inlined,
-/// 70.8 ns. Passing the three optionals to a static dispatch from fields of the cube was
-/// tried too: they were copied per call, 90 ns. It holds only immutable values, so it is
-/// Sendable as it stands.
+/// the one dispatch over the kinds of locator: `Cube` looks up through it. It holds only
+/// immutable values, so it is Sendable as it stands.
 public final class GridLocator: PointLocator {
   /// Which locator a grid got.
   public enum Kind: String, Sendable, CaseIterable {
@@ -84,7 +80,7 @@ public final class GridLocator: PointLocator {
 
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with cells that may be read
   /// while the search is still deciding.
-  @inlinable @inline(__always)
+  @inlinable
   public func nearestCell(
     latitude: Double, longitude: Double, prefetch: (Int) -> Void
   ) -> (i: Int, j: Int)? {
@@ -96,7 +92,7 @@ public final class GridLocator: PointLocator {
   }
 
   /// `position(latitude:longitude:)` with a `prefetch` hook, as for `nearestCell`.
-  @inlinable @inline(__always)
+  @inlinable
   public func position(latitude: Double, longitude: Double, prefetch: (Int) -> Void) -> GridPosition? {
     switch kind {
     case .analytic: analytic?.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
