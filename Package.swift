@@ -64,18 +64,21 @@ let package = Package(
     .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
-      name: "Warnings", dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime"]),
+      name: "Warnings",
+      dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText"]),
     .target(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
-    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Warnings"]),
+    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
+    // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
+    .target(name: "XMLText"),
     // Web Mercator map tiles, their colour scales and legends, and the land base layer.
     .target(
       name: "MapTiles",
-      dependencies: ["PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter"]),
+      dependencies: ["PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter", "XMLText"]),
     .target(
       name: "HTTPService",
       dependencies: [

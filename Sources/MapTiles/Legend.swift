@@ -1,4 +1,5 @@
 import Meteorology
+import XMLText
 
 /// The legend of a layer as SVG, written as text: one box per interval between two stops
 /// of the colour scale, each a gradient between the two colours, the stops' values below,
@@ -36,7 +37,7 @@ public enum Legend {
     if let below = scale.transparentBelow {
       labels += "<text x=\"6\" y=\"34\">none &lt; \(number(below))</text>"
     }
-    let title = escape("\(scale.title) (\(scale.unit))")
+    let title = XMLText.escaped("\(scale.title) (\(scale.unit))")
     return svgDocument(
       width: width, height: 60,
       body: "<defs>\(defs)</defs><text x=\"6\" y=\"14\" font-weight=\"bold\">\(title)</text>\(boxes)"
@@ -75,17 +76,4 @@ public enum Legend {
   }
 
   private static func pow10(_ digits: Int) -> Double { (0..<digits).reduce(1) { value, _ in value * 10 } }
-
-  private static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
-  }
 }

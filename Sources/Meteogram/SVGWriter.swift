@@ -1,5 +1,5 @@
 import ForecastOutput
-import Warnings
+import XMLText
 
 /// SVG text written element by element: attribute values escaped, numbers with at most two
 /// decimals in the C locale, so that the document is the same on every machine.
@@ -41,8 +41,8 @@ struct SVGWriter {
     text += "</\(name)>\n"
   }
 
-  /// Text with the five XML special characters escaped (as in a CAP document).
-  static func escaped(_ text: String) -> String { CAPDocument.escaped(text) }
+  /// Text with the five XML special characters escaped.
+  static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
   /// A coordinate or value rounded to two decimals, without trailing zeros.
   static func number(_ value: Double) -> String {

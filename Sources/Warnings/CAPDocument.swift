@@ -1,4 +1,5 @@
 import UTCTime
+import XMLText
 
 /// A point's warnings as a CAP 1.2 alert (OASIS Common Alerting Protocol, namespace
 /// `urn:oasis:names:tc:emergency:cap:1.2`): one `info` block per warning, its `area` the
@@ -113,24 +114,7 @@ public struct CAPDocument: Sendable {
 
   /// `<name>text</name>` on a line of its own, the text escaped.
   private static func element(_ out: inout String, _ name: String, _ text: String, indent: Int) {
-    out += String(repeating: "  ", count: indent) + "<\(name)>" + escaped(text) + "</\(name)>\n"
-  }
-
-  /// `text` with XML's five special characters as entities (the meteogram's SVG uses it too).
-  public static func escaped(_ text: String) -> String {
-    guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      default: out.append(character)
-      }
-    }
-    return out
+    out += String(repeating: "  ", count: indent) + "<\(name)>" + XMLText.escaped(text) + "</\(name)>\n"
   }
 
   /// CAP's date form: ISO 8601 with a numeric offset, never `Z`, UTC written `-00:00`.
