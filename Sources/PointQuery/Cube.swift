@@ -230,7 +230,7 @@ public final class Cube: Sendable {
   public func locate(
     latitude: Double, longitude: Double, method: InterpolationMethod
   ) throws(QueryError) -> PointLocation {
-    try locate(latitude: latitude, longitude: longitude, method: method) { _ in }
+    try locate(latitude: latitude, longitude: longitude, method: method, inliningDispatch: true) { _ in }
   }
 
   /// One value at a latitude, longitude and time: `locate` then `value`, but the data the
@@ -276,9 +276,13 @@ public final class Cube: Sendable {
     return try read(metric, at: location, time: time)
   }
 
-  @inlinable
+  /// `locate(latitude:longitude:method:)` calling `prefetch` with candidate cells. With
+  /// `inliningDispatch` (a constant at each call, folded once this is inlined), the
+  /// locator's dispatch is inlined here too; see `GridLocator.inlinedNearestCell`.
+  @inlinable @inline(__always)
   func locate(
-    latitude: Double, longitude: Double, method: InterpolationMethod, prefetch: (Int) -> Void
+    latitude: Double, longitude: Double, method: InterpolationMethod, inliningDispatch: Bool = false,
+    prefetch: (Int) -> Void
   ) throws(QueryError) -> PointLocation {
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
@@ -288,7 +292,11 @@ public final class Cube: Sendable {
     let width = self.width
     switch method {
     case .nearest:
-      guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
+      let found =
+        inliningDispatch
+        ? locator.inlinedNearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+        : locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: prefetch)
+      guard let (i, j) = found else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = j * width + i
@@ -296,7 +304,11 @@ public final class Cube: Sendable {
         maker: identity, i: i, j: j, width: width, latitude: Double(latitudes[cell]),
         longitude: Self.signedLongitude(longitudes[cell]), method: .nearest)
     case .bilinear:
-      guard let position = locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch) else {
+      let found =
+        inliningDispatch
+        ? locator.inlinedPosition(latitude: latitude, longitude: longitude, prefetch: prefetch)
+        : locator.position(latitude: latitude, longitude: longitude, prefetch: prefetch)
+      guard let position = found else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
       let cell = position.j * width + position.i
