@@ -65,7 +65,7 @@ let package = Package(
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",
-      dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText"]),
+      dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV"]),
     .target(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
@@ -75,15 +75,19 @@ let package = Package(
     .target(name: "Places"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
     .target(name: "XMLText"),
+    // The stable FNV-1a digest behind CAP identifiers and the pictures' ETags.
+    .target(name: "FNV"),
     // Web Mercator map tiles, their colour scales and legends, and the land base layer.
     .target(
       name: "MapTiles",
-      dependencies: ["PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter", "XMLText"]),
+      dependencies: [
+        "PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter", "XMLText", "FNV",
+      ]),
     .target(
       name: "HTTPService",
       dependencies: [
         "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
-        "Warnings", "Meteogram", "MapTiles",
+        "Warnings", "Meteogram", "MapTiles", "FNV",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

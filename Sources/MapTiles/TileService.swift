@@ -1,3 +1,4 @@
+import FNV
 import PointQuery
 import Synchronization
 import UTCTime
@@ -73,7 +74,7 @@ public final class TileService: Sendable {
     let run = inside.first?.run ?? "none"
     return Plan(
       layer: layer, time: time, tile: tile, cubes: inside,
-      etag: "\"\(run)-\(Self.hex(Self.fnv1a(identity)))\"",
+      etag: "\"\(run)-\(FNV1a(identity.utf8).hex)\"",
       cacheControl: "public, max-age=\(age), immutable")
   }
 
@@ -87,17 +88,20 @@ public final class TileService: Sendable {
     return try PNGEncoder.encode(pixels, width: TileRenderer.size, height: TileRenderer.size)
   }
 
-  /// The fully transparent tile, encoded once.
+  /// The fully transparent tile, encoded once (and again only if that once failed, so
+  /// that the failure is reported rather than cached).
   static func transparent() throws(TileError) -> [UInt8] {
     if let cached = transparentTile { return cached }
-    return try PNGEncoder.encode(
+    return try encodeTransparent()
+  }
+
+  private static let transparentTile: [UInt8]? = try? encodeTransparent()
+
+  private static func encodeTransparent() throws(TileError) -> [UInt8] {
+    try PNGEncoder.encode(
       [UInt32](repeating: 0, count: TileRenderer.size * TileRenderer.size), width: TileRenderer.size,
       height: TileRenderer.size)
   }
-
-  private static let transparentTile: [UInt8]? = try? PNGEncoder.encode(
-    [UInt32](repeating: 0, count: TileRenderer.size * TileRenderer.size), width: TileRenderer.size,
-    height: TileRenderer.size)
 
   /// `YYYY-MM-DDTHH:MM`, with or without a final `Z`, as UTC; `TileError.badTime` for
   /// anything else (offsets, seconds, dates alone), so that a tile's URL has one spelling
@@ -126,18 +130,4 @@ public final class TileService: Sendable {
     return spacing > 0 && spacing < 1_000_000 ? 3 * spacing / 111_000 + 0.01 : 5
   }
 
-  /// FNV-1a, 64 bits: an ETag needs only to differ when the tile may.
-  static func fnv1a(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    return hash
-  }
-
-  private static func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-  }
 }

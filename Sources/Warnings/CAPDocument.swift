@@ -1,3 +1,4 @@
+import FNV
 import UTCTime
 import XMLText
 

@@ -199,11 +199,18 @@ import _TestSupport
     let client = try await SampleService.server().client
     let first = try await client.get("/v1/meteogram.svg?\(Self.query)")
     let tag = try #require(first.headers["etag"])
-    let request =
-      "GET /v1/meteogram.svg?\(Self.query) HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(tag)\r\n"
-      + "Connection: close\r\n\r\n"
-    let again = try await client.send(Array(request.utf8))
-    #expect(again.status == 304 && again.body.isEmpty)
+    func ask(_ tags: String) async throws -> HTTPTestResponse {
+      let request =
+        "GET /v1/meteogram.svg?\(Self.query) HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(tags)\r\n"
+        + "Connection: close\r\n\r\n"
+      return try await client.send(Array(request.utf8))
+    }
+    // The tag alone, in a list, weakly and `*` all revalidate (RFC 9110's weak comparison).
+    for tags in [tag, "\"other\", \(tag)", "W/\(tag)", "*"] {
+      let again = try await ask(tags)
+      #expect(again.status == 304 && again.body.isEmpty, "\(tags)")
+    }
+    #expect(try await ask("\"other\"").status == 200)
     #expect(try await client.get("/v1/meteogram.svg?\(Self.query)").headers["etag"] == tag)
   }
 

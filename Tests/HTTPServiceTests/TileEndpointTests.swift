@@ -195,8 +195,13 @@ import _TestSupport
     // The same time without its Z is the same tile.
     let bare = try await Self.fetch("/v1/tiles/temp/2026-06-21T12:00/8/121/98.png")
     #expect(bare.body == first.body && bare.headers["etag"] == etag)
-    let revalidated = try await Self.fetch(target, header: "If-None-Match: \(etag)\r\n")
-    #expect(revalidated.status == 304 && revalidated.body.isEmpty)
+    // The tag alone, in a list, weakly and `*` all revalidate (RFC 9110's weak comparison).
+    for tags in [etag, "\"other\", \(etag)", "W/\(etag)", "*"] {
+      let revalidated = try await Self.fetch(target, header: "If-None-Match: \(tags)\r\n")
+      #expect(revalidated.status == 304 && revalidated.body.isEmpty, "\(tags)")
+    }
+    let changed = try await Self.fetch(target, header: "If-None-Match: \"other\"\r\n")
+    #expect(changed.status == 200 && changed.body == first.body)
     let other = try await Self.fetch("/v1/tiles/temp/2026-06-21T13:00Z/8/121/98.png")
     #expect(other.headers["etag"] != etag)
   }

@@ -1,3 +1,4 @@
+import FNV
 import Forecast
 import Foundation
 import Hummingbird
@@ -44,9 +45,7 @@ struct MeteogramRoute: Sendable {
     }
     let tag = "\"\(Self.hash(bytes))\""
     var headers: HTTPFields = [.cacheControl: "public, max-age=\(Self.maximumAge)", .eTag: tag]
-    if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
-      $0.trimmingCharacters(in: .whitespaces) == tag
-    }) == true {
+    if Responses.isNotModified(request, etag: tag) {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = type
@@ -54,13 +53,5 @@ struct MeteogramRoute: Sendable {
   }
 
   /// FNV-1a of the picture, in hexadecimal: the same picture gets the same tag.
-  static func hash(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    let text = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - text.count) + text
-  }
+  static func hash(_ bytes: [UInt8]) -> String { FNV1a(bytes).hex }
 }

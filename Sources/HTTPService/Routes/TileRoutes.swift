@@ -59,11 +59,7 @@ struct TileRoutes: Sendable {
     }
     var headers: HTTPFields = [.cacheControl: plan.cacheControl, .eTag: plan.etag]
     // A client revalidating a tile it has: the same cubes answer, so the same picture.
-    if let match = request.headers[.ifNoneMatch],
-      match.split(separator: ",").contains(where: {
-        $0.trimmingSpaces == plan.etag || $0.trimmingSpaces == "*"
-      })
-    {
+    if Responses.isNotModified(request, etag: plan.etag) {
       return Response(status: .notModified, headers: headers)
     }
     let png: [UInt8]
@@ -115,15 +111,5 @@ struct TileRoutes: Sendable {
     // passing.
     case .encoding: APIError(.serviceUnavailable, error.description)
     }
-  }
-}
-
-extension Substring {
-  /// Without leading and trailing spaces and tabs, as HTTP list elements are.
-  fileprivate var trimmingSpaces: Substring {
-    var text = self
-    while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-    while text.last == " " || text.last == "\t" { text = text.dropLast() }
-    return text
   }
 }

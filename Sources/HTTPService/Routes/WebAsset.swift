@@ -1,3 +1,4 @@
+import FNV
 import Foundation
 
 /// One file of the web page at `/`: its bytes as bundled, its media type and the validator
@@ -26,9 +27,7 @@ struct WebAsset: Sendable {
   init(bytes: [UInt8], contentType: String) {
     self.bytes = bytes
     self.contentType = contentType
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    self.etag = "\"" + String(hash, radix: 16) + "\""
+    self.etag = "\"" + String(FNV1a(bytes).value, radix: 16) + "\""
   }
 
   /// The page's files from `directory`; nil when any is missing, so that the page is

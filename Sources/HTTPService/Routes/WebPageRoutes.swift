@@ -44,17 +44,9 @@ struct WebPageRoutes: Sendable {
       .xContentTypeOptions: "nosniff",
     ]
     if name == WebAsset.pageName { headers[.contentSecurityPolicy] = Self.contentSecurityPolicy }
-    if let tags = request.headers[.ifNoneMatch], Self.matches(tags, asset.etag) {
+    if Responses.isNotModified(request, etag: asset.etag) {
       return Response(status: .notModified, headers: headers)
     }
     return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
-  }
-
-  /// Whether an `If-None-Match` list names `etag` (weakly, as RFC 9110 §13.1.2 compares) or is `*`.
-  static func matches(_ list: String, _ etag: String) -> Bool {
-    list.split(separator: ",").contains { candidate in
-      let tag = candidate.trimmingCharacters(in: .whitespaces)
-      return tag == "*" || tag == etag || tag == "W/" + etag
-    }
   }
 }
