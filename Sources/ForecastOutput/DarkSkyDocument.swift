@@ -14,10 +14,32 @@ public struct DarkSkyDocument: Sendable {
   public let answer: DarkSkyAnswer
   /// The warnings in force, for `alerts`.
   public let alerts: [DarkSkyAlert]
+  /// `hourly` and `daily` written already, from the outlook `answer` was made with.
+  public let written: WrittenBlocks?
 
-  public init(answer: DarkSkyAnswer, alerts: [DarkSkyAlert] = []) {
+  /// `written`, when given, must have been written from the outlook of `answer` in its
+  /// query's units.
+  public init(answer: DarkSkyAnswer, alerts: [DarkSkyAlert] = [], written: WrittenBlocks? = nil) {
     self.answer = answer
     self.alerts = alerts
+    self.written = written
+  }
+
+  /// The `hourly` and `daily` members of a document, as bytes: what an outlook gives every
+  /// document made from it, written once (the two blocks are most of a document's bytes).
+  public struct WrittenBlocks: Sendable {
+    let hourly: [UInt8]
+    let daily: [UInt8]
+
+    /// `outlook`'s blocks in `query`'s units, as a document of `query` writes them.
+    public init(_ outlook: DarkSkyOutlook, query: DarkSkyQuery) {
+      var writer = Writer(units: query.units.system)
+      writer.hourly(outlook.hourly, excluded: query.excluded)
+      hourly = writer.out.bytes
+      var dailyWriter = Writer(units: query.units.system)
+      dailyWriter.daily(outlook.daily, excluded: query.excluded)
+      daily = dailyWriter.out.bytes
+    }
   }
 
   /// The document as UTF-8 JSON.
@@ -87,19 +109,12 @@ extension DarkSkyDocument {
           writer.out.byte(UInt8(ascii: "}"))
         }
       }
-      if let hours = answer.hourly, !excluded.contains(.hourly) {
-        out.literalKey("hourly")
-        block(DarkSkySummary.hours(hours), hours) { writer, hour in writer.point(hour, text: DarkSkySummary.point(hour))
-        }
-      }
-      if let days = answer.daily, !excluded.contains(.daily) {
-        out.literalKey("daily")
-        let week = days.map { day in
-          DarkSkySummary.Day(
-            date: day.day.date, precipitation: day.precipitation, type: day.precipType, text: day.text,
-            high: day.temperatureHigh.map { temperature($0.value) })
-        }
-        block(DarkSkySummary.week(week, temperatureUnit: temperatureLabel), days) { writer, day in writer.day(day) }
+      if let written = document.written {
+        out.append(written.hourly)
+        out.append(written.daily)
+      } else {
+        hourly(answer.hourly, excluded: excluded)
+        daily(answer.daily, excluded: excluded)
       }
       if !excluded.contains(.alerts), !document.alerts.isEmpty {
         out.literalKey("alerts")
@@ -121,6 +136,25 @@ extension DarkSkyDocument {
         out.byte(UInt8(ascii: "}"))
       }
       out.byte(UInt8(ascii: "}"))
+    }
+
+    /// `,"hourly":{…}`, nothing when excluded.
+    mutating func hourly(_ hours: [DarkSkyHour]?, excluded: Set<DarkSkyQuery.Block>) {
+      guard let hours, !excluded.contains(.hourly) else { return }
+      out.literalKey("hourly")
+      block(DarkSkySummary.hours(hours), hours) { writer, hour in writer.point(hour, text: DarkSkySummary.point(hour)) }
+    }
+
+    /// `,"daily":{…}`, nothing when excluded.
+    mutating func daily(_ days: [DarkSkyDay]?, excluded: Set<DarkSkyQuery.Block>) {
+      guard let days, !excluded.contains(.daily) else { return }
+      out.literalKey("daily")
+      let week = days.map { day in
+        DarkSkySummary.Day(
+          date: day.day.date, precipitation: day.precipitation, type: day.precipType, text: day.text,
+          high: day.temperatureHigh.map { temperature($0.value) })
+      }
+      block(DarkSkySummary.week(week, temperatureUnit: temperatureLabel), days) { writer, day in writer.day(day) }
     }
 
     /// `{"summary":…,"icon":…,"data":[…]}`, each item written by `write`.

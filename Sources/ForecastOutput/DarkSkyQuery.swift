@@ -62,43 +62,53 @@ public struct DarkSkyQuery: Sendable {
   ]
 
   /// Reads the hours the blocks need, and with `warnings` the warnings in force from
-  /// `time` (unless `alerts` is excluded), evaluated over the same hours where they hold
-  /// the rules' (`WarningEvaluator.warnings(in:now:store:)`): reading them a second time
-  /// was 7 % of a request.
+  /// `time` (unless `alerts` is excluded): `outlook(_:warnings:)`, then
+  /// `answer(_:outlook:)`.
   /// - Throws: `ForecastError` when the point is outside every domain or no run covers
   ///   any of the hours.
   public func answer(
     _ forecaster: Forecaster, warnings evaluator: WarningEvaluator? = nil
   ) throws(ForecastError) -> DarkSkyAnswer {
-    let zone = request.timeZone
-    // Every local day the daily block shows, and the next, whose first hours hold the last
-    // day's overnight low.
-    let days = zone.days(from: zone.date(containing: time), count: dayCount + 1)
-    let offset = Int64(zone.utcOffset(at: time))
-    let currentHour = time - (((time + offset) % 3_600) + 3_600) % 3_600
-    let firstHour = isTimeMachine ? days[0].start : currentHour
+    try answer(forecaster, outlook: outlook(forecaster, warnings: evaluator))
+  }
+
+  /// The hour `time` falls in, twice: the start of its local hour, which `hourly` starts
+  /// at, and of its UTC hour, which warnings are evaluated from. Two queries alike but for
+  /// `time` share an outlook when both of these are equal (and the store has not changed).
+  public var outlookHour: (local: Int64, utc: Int64) {
+    let offset = Int64(request.timeZone.utcOffset(at: time))
+    return (time - (((time + offset) % 3_600) + 3_600) % 3_600, time - ((time % 3_600) + 3_600) % 3_600)
+  }
+
+  /// The local days `daily` shows, and the next, whose first hours hold the last day's
+  /// overnight low.
+  private var days: [LocalDay] {
+    request.timeZone.days(from: request.timeZone.date(containing: time), count: dayCount + 1)
+  }
+
+  /// What does not change within `outlookHour`: `hourly`, `daily`, the warnings and the
+  /// runs they came from. It reads every hour of the days `daily` shows, with the evaluator's
+  /// rules' metrics, and evaluates the warnings over the same hours where they hold the
+  /// rules' (`WarningEvaluator.warnings(in:now:store:)`): reading them a second time was
+  /// 7 % of a request.
+  /// - Throws: `ForecastError` when the point is outside every domain or no run covers
+  ///   any of the hours.
+  public func outlook(
+    _ forecaster: Forecaster, warnings evaluator: WarningEvaluator? = nil
+  ) throws(ForecastError) -> DarkSkyOutlook {
+    let days = days
+    let firstHour = isTimeMachine ? days[0].start : outlookHour.local
     let gridStart = days[0].start
     let overnightEnd = days[dayCount].start + 7 * 3_600
     let gridEnd = max(overnightEnd, firstHour + Int64(hourCount) * 3_600)
     // Hour starts, and one more for the amounts of the last hour (they are stored at its end).
-    var instants = Array(stride(from: gridStart, through: gridEnd + 3_600, by: 3_600))
-    let gridCount = instants.count
-    // The minutes' quarter hours: a model hour's amount is its rate over each quarter in
-    // it, and a 15-minute run's quarter its own; the quarter ending after a minute holds it.
-    let firstMinute = time - ((time % 60) + 60) % 60
-    let quarterEnds = (0..<Self.minuteCount).map { minute -> Int64 in
-      let start = firstMinute + Int64(minute) * 60
-      return (start - ((start % 900) + 900) % 900) + 900
-    }
-    var extra = [time]
-    for end in quarterEnds where !extra.contains(end) { extra.append(end) }
-    instants.append(contentsOf: extra)
+    let instants = Array(stride(from: gridStart, through: gridEnd + 3_600, by: 3_600))
     // The grid's offsets are its days' hours' (found with one walk of the zone's
     // transitions); looking each instant up in the zone was 3 % of a request.
     let dayHours = days.flatMap(\.hours)
     let offsets = instants.enumerated().map { index, instant in
       index < dayHours.count && dayHours[index].instant == instant
-        ? dayHours[index].utcOffset : zone.utcOffset(at: instant)
+        ? dayHours[index].utcOffset : request.timeZone.utcOffset(at: instant)
     }
     let evaluator = excluded.contains(.alerts) ? nil : evaluator
     // The rules' metrics after the hour's, whose positions `DarkSkyColumns` reads by.
@@ -107,33 +117,15 @@ public struct DarkSkyQuery: Sendable {
     let series = try forecaster.hourly(request, metrics: metrics, instants: instants, utcOffsets: offsets)
 
     let columns = DarkSkyColumns(series)
-    func hour(value index: Int, amount amountIndex: Int) -> DarkSkyHour {
-      columns.hour(value: index, amount: amountIndex)
-    }
-    let grid = (0..<(gridCount - 1)).map { hour(value: $0, amount: $0 + 1) }
-    let covered = (0..<(gridCount - 1)).map { series.sourceOfHour[$0] != nil }
-    let currentIndex = gridCount
-    // Whether the sun is up at the instant `index`, as the `is_day` metric answers it: at
-    // the mass point of the run answering the instant, and up where no run covers it.
-    func sunUp(_ index: Int) -> Bool {
-      guard let source = series.sourceOfHour[index] else { return true }
-      let point = series.provenance[source]
-      return SolarEvents.isDay(latitude: point.latitude, longitude: point.longitude, at: series.hours[index].instant)
-    }
-
-    var answer = DarkSkyAnswer(query: self)
-    answer.sources = Self.sourceNames(series)
+    let grid = (0..<(instants.count - 1)).map { columns.hour(value: $0, amount: $0 + 1) }
+    let covered = (0..<(instants.count - 1)).map { series.sourceOfHour[$0] != nil }
+    var outlook = DarkSkyOutlook(sources: Self.sourceNames(series))
     if let evaluator {
       if let warnings = evaluator.warnings(in: series, now: time, store: forecaster.store) {
-        answer.warnings = warnings
+        outlook.warnings = warnings
       } else {
-        answer.warnings = try evaluator.warnings(for: request, now: time, forecaster: forecaster)
+        outlook.warnings = try evaluator.warnings(for: request, now: time, forecaster: forecaster)
       }
-    }
-    // Kept when excluded: the minutely summary speaks of the current conditions.
-    if series.sourceOfHour[currentIndex] != nil {
-      answer.currently = hour(value: currentIndex, amount: currentIndex)
-      answer.currently?.isDay = sunUp(currentIndex)
     }
     // The grid's hours are `gridStart` + i hours, so the first at or after a time is found
     // by division; filtering every grid hour per day and block was a tenth of a request.
@@ -147,14 +139,14 @@ public struct DarkSkyQuery: Sendable {
     if !excluded.contains(.hourly) {
       // A Time Machine day has 23 or 25 hours on a DST day.
       let shown = isTimeMachine ? days[0].start..<days[0].end : firstHour..<(firstHour + Int64(hourCount) * 3_600)
-      answer.hourly = hours(shown).filter { covered[$0] }.map { index in
+      outlook.hourly = hours(shown).filter { covered[$0] }.map { index in
         var hour = grid[index]
-        hour.isDay = sunUp(index)
+        hour.isDay = Self.sunUp(series, index)
         return hour
       }
     }
     if !excluded.contains(.daily) {
-      answer.daily = days.prefix(dayCount).compactMap { day -> DarkSkyDay? in
+      outlook.daily = days.prefix(dayCount).compactMap { day -> DarkSkyDay? in
         let inDay = hours(day.start..<day.end)
         // A day is shown when every one of its hours is covered: a part of a day would
         // give wrong extremes.
@@ -168,17 +160,62 @@ public struct DarkSkyQuery: Sendable {
           latitude: request.latitude, longitude: request.longitude)
       }
     }
+    return outlook
+  }
+
+  /// The answer at `time`: `currently` and `minutely` read now, the rest from `outlook`,
+  /// which `outlook(_:warnings:)` made for this point, zone, units and blocks in the same
+  /// `outlookHour` (or for this very query).
+  /// - Throws: `ForecastError` when the point is outside every domain.
+  public func answer(_ forecaster: Forecaster, outlook: DarkSkyOutlook) throws(ForecastError) -> DarkSkyAnswer {
+    var answer = DarkSkyAnswer(query: self)
+    answer.hourly = outlook.hourly
+    answer.daily = outlook.daily
+    answer.warnings = outlook.warnings
+    answer.sources = outlook.sources
+    // `time`, then the minutes' quarter hours: a model hour's amount is its rate over each
+    // quarter in it, and a 15-minute run's quarter its own; the quarter ending after a
+    // minute holds it.
+    let firstMinute = time - ((time % 60) + 60) % 60
+    let quarterEnds = (0..<Self.minuteCount).map { minute -> Int64 in
+      let start = firstMinute + Int64(minute) * 60
+      return (start - ((start % 900) + 900) % 900) + 900
+    }
+    var instants = [time]
+    for end in quarterEnds where !instants.contains(end) { instants.append(end) }
+    let series: HourlySeries
+    do {
+      series = try forecaster.hourly(request, metrics: Self.metrics, instants: instants)
+    } catch .notCovered {
+      // The outlook's hours are covered but not these: no `currently`, no `minutely`.
+      return answer
+    }
+    for name in Self.sourceNames(series) where !answer.sources.contains(name) { answer.sources.append(name) }
+    let columns = DarkSkyColumns(series)
+    // Kept when excluded: the minutely summary speaks of the current conditions.
+    if series.sourceOfHour[0] != nil {
+      answer.currently = columns.hour(value: 0, amount: 0)
+      answer.currently?.isDay = Self.sunUp(series, 0)
+    }
     if !excluded.contains(.minutely), !isTimeMachine, let step = Self.step(at: time, request, forecaster),
       step <= Self.longestMinutelyStep
     {
       answer.minutelyStep = step
       answer.minutely = quarterEnds.enumerated().map { minute, end in
-        let (precipitation, probability) = columns.minute(gridCount + (extra.firstIndex(of: end) ?? 0))
+        let (precipitation, probability) = columns.minute(instants.firstIndex(of: end) ?? 0)
         return DarkSkyMinute(
           time: firstMinute + Int64(minute) * 60, precipitation: precipitation, probability: probability)
       }
     }
     return answer
+  }
+
+  /// Whether the sun is up at instant `index` of `series`, as the `is_day` metric answers
+  /// it: at the mass point of the run answering the instant, and up where no run covers it.
+  static func sunUp(_ series: HourlySeries, _ index: Int) -> Bool {
+    guard let source = series.sourceOfHour[index] else { return true }
+    let point = series.provenance[source]
+    return SolarEvents.isDay(latitude: point.latitude, longitude: point.longitude, at: series.hours[index].instant)
   }
 
   /// The step of the run answering at `time`, nil when none covers it.

@@ -1,4 +1,5 @@
 import CubeFormat
+import Synchronization
 
 /// Every run of every model and domain in a store at one moment: an immutable snapshot that
 /// a reader keeps for the whole of a query, so that a run published or pruned meanwhile
@@ -18,11 +19,18 @@ public struct RunCatalog: Sendable {
   public let cubes: [Cube]
   /// Cubes the scan could not open, one line each (they are left out).
   public let problems: [String]
+  /// A number no other catalog made by this process has: what a cache of answers keys on,
+  /// so that an answer made before the store changed is never served after.
+  public let generation: UInt64
+
+  /// Generations handed out so far.
+  private static let generations = Atomic<UInt64>(0)
 
   /// A catalog of `cubes`, ordered for answering.
   public init(store: String, cubes: [Cube], problems: [String] = []) {
     self.store = store
     self.problems = problems
+    generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
     self.cubes = cubes.sorted { Self.answersBefore($0.header, $1.header) }
   }
 

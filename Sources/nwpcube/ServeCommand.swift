@@ -65,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
   @Flag(help: "With --keys, answer the legacy app's *.php endpoints without a key (the app sends none).")
   var keysExemptLegacy = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Dark Sky outlooks kept for repeated points: hourly, daily and warnings of one point and hour, about 40 KB each; 0 keeps none.",
+      valueName: "count"))
+  var darkskyOutlooks: Int = ServiceSettings(store: "").darkSkyOutlooks
+
   func validate() throws {
     guard keys != nil || !keysExemptLegacy else {
       throw ValidationError("--keys-exempt-legacy exempts the legacy endpoints from --keys FILE, which is not given")
@@ -76,6 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
       throw ValidationError("--alerts-sender names the sender of the warnings of --alerts FILE, which is not given")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
+    guard (0...1_000_000).contains(darkskyOutlooks) else {
+      throw ValidationError("--darksky-outlooks \(darkskyOutlooks) is not a count in 0…1000000")
+    }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
         "--log-level '\(logLevel)' is not a level; use trace, debug, info, notice, warning, error or critical")
@@ -87,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
     var logger = Logger(label: "nwpcube.serve")
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var settings = ServiceSettings(store: store, host: host, port: port)
+    settings.darkSkyOutlooks = darkskyOutlooks
     if let keys {
       do throws(KeyFileError) {
         settings.keys = try APIKeySettings(file: keys, exemptLegacy: keysExemptLegacy)

@@ -61,7 +61,9 @@ public func buildApplication(
   DarkSkyRoute(
     forecaster: forecaster, limits: settings.limits, clock: settings.clock,
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places,
-    warnings: warnings
+    warnings: warnings,
+    outlooks: settings.darkSkyOutlooks > 0
+      ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil
   )
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)

@@ -34,6 +34,10 @@ public struct ServiceSettings: Sendable {
   /// The path of `rsvg-convert`, which draws `/v1/meteogram.svg?format=png`; nil looks for
   /// it on `PATH`. Without it PNG is refused with 503 and SVG is served as ever.
   public var rsvgConvert: String?
+  /// Dark Sky outlooks (`hourly`, `daily` and warnings of one point and hour) kept for the
+  /// requests that ask for the same point in the same hour (`--darksky-outlooks`); 0 keeps
+  /// none.
+  public var darkSkyOutlooks = 512
   /// CAP's `sender` of `/v1/alerts.cap` (`--alerts-sender`): `nwpcube@<host name>` unless set.
   public var alertsSender = "nwpcube@" + ProcessInfo.processInfo.hostName
 

@@ -25,6 +25,9 @@ struct DarkSkyRoute: Sendable {
   /// `/v1/alerts` lists, each linking to its CAP document. Without them `alerts` is never
   /// written.
   var warnings: WarningEvaluator?
+  /// The outlooks of recent requests, shared by requests for the same point in the same
+  /// hour; nil computes every answer whole.
+  var outlooks: DarkSkyOutlookCache?
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
@@ -61,11 +64,30 @@ struct DarkSkyRoute: Sendable {
     let darkSky = DarkSkyQuery(
       request: forecastRequest, time: time, isTimeMachine: parameters.time != nil, units: units,
       excluded: parameters.excluded, extendHourly: parameters.extendHourly, timeZoneName: zoneName)
-    let answer = try darkSky.answer(forecaster, warnings: warnings)
-    let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
+    let document = try document(darkSky, asked: request)
     return Response(
       status: .ok, headers: [.contentType: Responses.json],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: DarkSkyDocument(answer: answer, alerts: alerts).jsonBytes)))
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: document.jsonBytes)))
+  }
+
+  /// The document answering `query`, from the cached outlook of its point and hour when
+  /// there is one.
+  private func document(_ query: DarkSkyQuery, asked request: Request) throws -> DarkSkyDocument {
+    let (latitude, longitude) = (query.request.latitude, query.request.longitude)
+    // The catalog's generation is read before the outlook is made from the store, so an
+    // outlook is never keyed by a catalog older than the one it was made from.
+    guard let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.store.catalog.generation) else {
+      let answer = try query.answer(forecaster, warnings: warnings)
+      let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
+      return DarkSkyDocument(answer: answer, alerts: alerts)
+    }
+    let entry = try outlooks.entry(key) { () throws(ForecastError) in
+      let outlook = try query.outlook(forecaster, warnings: warnings)
+      return DarkSkyOutlookCache.Entry(outlook: outlook, written: DarkSkyDocument.WrittenBlocks(outlook, query: query))
+    }
+    let answer = try query.answer(forecaster, outlook: entry.outlook)
+    let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
+    return DarkSkyDocument(answer: answer, alerts: alerts, written: entry.written)
   }
 
   /// The warnings in Dark Sky's terms; each links to the CAP document of the point, on the
