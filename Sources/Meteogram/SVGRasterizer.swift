@@ -8,10 +8,16 @@ public struct SVGRasterizer: Sendable {
 
   /// The program's path, nil when it is not installed.
   public let executable: String?
+  /// How long one drawing may take before the program is stopped: a request must never
+  /// wait on a renderer that hangs. A meteogram takes rsvg-convert about 50 ms.
+  public let timeLimit: Double
 
   /// The program at `path`, or found on `PATH` when `path` is nil; `executable` is nil when
   /// it is not there or cannot be run.
-  public init(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  public init(
+    path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, timeLimit: Double = 10
+  ) {
+    self.timeLimit = timeLimit
     let candidates: [String]
     if let path {
       candidates = [path]
@@ -43,10 +49,21 @@ public struct SVGRasterizer: Sendable {
     } catch {
       throw .failed(program: executable, reason: "could not start: \(error.localizedDescription)")
     }
+    // Stopping the program closes its end of the pipe, which ends the read below. SIGKILL,
+    // not `terminate()`'s SIGTERM: a server that handles SIGTERM (service-lifecycle does,
+    // through a dispatch source) ignores it, and its children inherit that.
+    let stop = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: stop)
     let png = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    stop.cancel()
     try? errors?.close()
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+    guard process.terminationReason == .exit else {
+      throw .failed(
+        program: executable,
+        reason: "did not finish within \(timeLimit) s and was stopped (signal \(process.terminationStatus))")
+    }
+    guard process.terminationStatus == 0 else {
       throw .failed(program: executable, reason: "exited with status \(process.terminationStatus)")
     }
     guard png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {

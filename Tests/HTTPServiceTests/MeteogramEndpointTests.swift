@@ -1,5 +1,6 @@
 import Forecast
 import Foundation
+import Meteogram
 import Meteorology
 import Testing
 import _TestSupport
@@ -236,6 +237,25 @@ import _TestSupport
     let separator = Array("\r\n\r\n".utf8)
     let end = try #require(bytes.indices.first { bytes[$0...].starts(with: separator) })
     #expect(bytes[(end + 4)...].starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+  }
+
+  /// A renderer that never finishes is stopped at the time limit, and the request gets an
+  /// error naming it rather than waiting for ever: here a program that sleeps for ten
+  /// minutes stands where rsvg-convert would be.
+  @Test func aRendererThatHangsIsStoppedAtTheTimeLimit() throws {
+    let directory = SampleFiles.temporaryDirectory("hanging-renderer")
+    defer { SampleFiles.remove(directory) }
+    let program = directory + "/rsvg-convert"
+    try "#!/bin/sh\nexec sleep 600\n".write(toFile: program, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+    let rasterizer = SVGRasterizer(path: program, timeLimit: 0.5)
+    #expect(rasterizer.executable == program)
+    #expect(
+      throws: RasterizerError.failed(
+        program: program, reason: "did not finish within 0.5 s and was stopped (signal 9)")
+    ) {
+      try rasterizer.png("<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+    }
   }
 
   /// `nwpcube meteogram` draws the picture the server serves for the same day.
