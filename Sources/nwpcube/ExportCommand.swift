@@ -39,9 +39,10 @@ struct ExportCommand: ParsableCommand {
     let (width, height, steps) = (cube.header.width, cube.header.height, cube.stepCount)
     // A verified cube's shape is within CubeLimits, but the file's size is still formed with
     // overflow checks before any offset is derived from it.
-    let (values, valuesOverflow) = (width * height).multipliedReportingOverflow(by: steps)
+    let (cells, cellsOverflow) = width.multipliedReportingOverflow(by: height)
+    let (values, valuesOverflow) = cells.multipliedReportingOverflow(by: steps)
     let (_, bytesOverflow) = values.multipliedReportingOverflow(by: 4)
-    guard !valuesOverflow, !bytesOverflow else {
+    guard !cellsOverflow, !valuesOverflow, !bytesOverflow else {
       throw ExportFailure("\(self.cube): \(width) × \(height) cells × \(steps) steps is too large to export")
     }
     let file = try ExportFile(path: out, notReplacing: self.cube)
@@ -52,7 +53,11 @@ struct ExportCommand: ParsableCommand {
     var row = [UInt32](repeating: 0, count: width * steps)
     for j in 0..<height {
       for i in 0..<width {
-        guard let location = cube.location(i: i, j: j) else { continue }
+        // Every (i, j) here is on the grid; a cell the cube could not name would otherwise
+        // leave zeros in the file, so it stops the export instead.
+        guard let location = cube.location(i: i, j: j) else {
+          throw ExportFailure("\(self.cube): cell (\(i), \(j)) is not on the cube's \(width)×\(height) grid")
+        }
         try series.withUnsafeMutableBufferPointer { (buffer) throws(QueryError) in
           try cube.series(metric, at: location, steps: 0..<steps, into: buffer)
         }
