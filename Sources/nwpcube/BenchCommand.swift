@@ -176,6 +176,7 @@ struct BenchCommand: ParsableCommand {
               name,
               JSONText.object([
                 ("p50_ns", JSONText.number(timing.p50, decimals: 1)),
+                ("p90_ns", JSONText.number(timing.p90, decimals: 1)),
                 ("p99_ns", JSONText.number(timing.p99, decimals: 1)),
                 ("max_ns", JSONText.number(timing.max, decimals: 1)),
                 ("per_second", JSONText.number(timing.perSecond, decimals: 0)),
@@ -234,6 +235,7 @@ struct BenchCommand: ParsableCommand {
 
   struct Timing {
     let p50: Double
+    let p90: Double
     let p99: Double
     let max: Double
     let perSecond: Double
@@ -257,7 +259,8 @@ struct BenchCommand: ParsableCommand {
     perLookup.sort()
     let count = perLookup.count
     return Timing(
-      p50: perLookup[count / 2], p99: perLookup[min(count - 1, count * 99 / 100)], max: perLookup[count - 1],
+      p50: perLookup[count / 2], p90: perLookup[min(count - 1, count * 9 / 10)],
+      p99: perLookup[min(count - 1, count * 99 / 100)], max: perLookup[count - 1],
       perSecond: Double(count * Self.batch) / (Double(total) / 1e9))
   }
 

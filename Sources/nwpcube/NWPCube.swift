@@ -15,6 +15,7 @@ struct NWPCube: AsyncParsableCommand {
       IngestCommand.self, QueryCommand.self, SeriesCommand.self, ForecastCommand.self, InfoCommand.self,
       RunsCommand.self, PruneCommand.self, ServeCommand.self, BenchCommand.self, SampleRunCommand.self,
       PlacesCommand.self, MeteogramCommand.self,
+      ExportCommand.self,
     ]
   )
 }
