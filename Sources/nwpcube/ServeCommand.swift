@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
       Answers from the newest runs of the store, and picks up runs published or pruned \
       later without a restart. Starts whatever the store holds: a cube that cannot be \
       opened is left out with an error in the log, and an empty or wholly unreadable store \
-      answers 503 (and /healthz "unavailable") until a readable run is published. SIGTERM or SIGINT stop it gracefully: it stops accepting \
+      answers 503 (and /healthz "unavailable") until a readable run is published. SIGTERM or SIGINT stop it gracefully: \
+      for --drain seconds /healthz answers 503 ("draining") while every route still \
+      answers, so that a load balancer takes the replica out first; then it stops accepting \
       connections and lets requests in flight finish. Each request is logged as one line \
       with its method, path, status, duration and request id. The API is described by \
       GET /openapi.yaml.
@@ -71,6 +73,14 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "count"))
   var darkskyOutlooks: Int = ServiceSettings(store: "").darkSkyOutlooks
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a graceful shutdown (SIGTERM, SIGINT) drains: /healthz answers 503 while every route still answers, then the server stops listening.",
+      discussion:
+        "Longer than the load balancer needs to see a failed check (HAProxy's inter × fall; docs/deploy.md). 0 stops at once.",
+      valueName: "seconds"))
+  var drain: Double = 5
+
   func validate() throws {
     guard keys != nil || !keysExemptLegacy else {
       throw ValidationError("--keys-exempt-legacy exempts the legacy endpoints from --keys FILE, which is not given")
@@ -80,6 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
     guard alerts != nil || alertsSender == nil else {
       throw ValidationError("--alerts-sender names the sender of the warnings of --alerts FILE, which is not given")
+    }
+    guard drain.isFinite, (0...3_600).contains(drain) else {
+      throw ValidationError("--drain \(drain) is not a number of seconds in 0…3600")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
     guard (0...1_000_000).contains(darkskyOutlooks) else {
@@ -97,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var settings = ServiceSettings(store: store, host: host, port: port)
     settings.darkSkyOutlooks = darkskyOutlooks
+    settings.drainPeriod = .milliseconds(Int64((drain * 1_000).rounded()))
     if let keys {
       do throws(KeyFileError) {
         settings.keys = try APIKeySettings(file: keys, exemptLegacy: keysExemptLegacy)

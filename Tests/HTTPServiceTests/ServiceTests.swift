@@ -95,7 +95,7 @@ import _TestSupport
   @Test func nwpcubeServeStopsGracefullyOnSIGTERM() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLineTool.executable)
-    process.arguments = ["serve", "--store", SampleService.store, "--port", "0"]
+    process.arguments = ["serve", "--store", SampleService.store, "--port", "0", "--drain", "0"]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

@@ -14,10 +14,11 @@ import Warnings
 /// `/metrics`, `/openapi.yaml` and the web page at `/`, with request logs, metrics and JSON
 /// errors on every route.
 ///
-/// Run the result in a `ServiceGroup` (its graceful shutdown lets requests in flight finish)
-/// or with `runService()`. The store is rescanned as runs are published and pruned, off the
-/// request path (`StoreRefreshService`), so the service answers from the newest runs without
-/// a restart.
+/// Run the result in a `ServiceGroup`. Its graceful shutdown first drains for
+/// `settings.drainPeriod` (`/healthz` answers 503 `draining` while every route still
+/// answers; `ShutdownDrain`), then stops accepting connections and lets requests in flight
+/// finish. The store is rescanned as runs are published and pruned, off the request path
+/// (`StoreRefreshService`), so the service answers from the newest runs without a restart.
 ///
 /// The service starts whatever the store holds, as it keeps running whatever happens to the
 /// store: a cube that cannot be opened is left out with an error in the log, and an empty or
@@ -31,7 +32,7 @@ import Warnings
 public func buildApplication(
   _ settings: ServiceSettings, logger: Logger,
   onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
-) throws(QueryError) -> some ApplicationProtocol {
+) throws(QueryError) -> some Service {
   let health = ServiceHealth(store: settings.store, logger: logger)
   let store = try ForecastStore(serving: settings.store, onScan: health.observe)
   let forecaster = Forecaster(store: store)
@@ -91,7 +92,7 @@ public func buildApplication(
   TileRoutes(store: store).register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
-  return Application(
+  let application = Application(
     router: router,
     server: .http1(
       configuration: HTTP1Channel.Configuration(
@@ -101,6 +102,9 @@ public func buildApplication(
     services: services,
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
     logger: logger)
+  // Listed after the application, so that a graceful shutdown drains before the server stops.
+  let drain = ShutdownDrain(health: health, period: settings.drainPeriod, logger: logger)
+  return ServiceGroup(configuration: ServiceGroupConfiguration(services: [application, drain], logger: logger))
 }
 
 /// Every path the application routes: the OpenAPI document must describe exactly these.

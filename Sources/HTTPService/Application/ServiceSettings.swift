@@ -18,6 +18,11 @@ public struct ServiceSettings: Sendable {
   /// How long a connection may stay idle before the server closes it, so that idle or
   /// stalled clients cannot hold connections for ever.
   public var idleTimeout: TimeAmount
+  /// How long a graceful shutdown drains before the server stops listening: `/healthz`
+  /// answers 503 (`draining`) and every other route still answers, so that a load balancer
+  /// takes the replica out before it refuses connections. Zero (the default here; `serve`
+  /// has its own) stops at once.
+  public var drainPeriod: Duration = .zero
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64

@@ -10,13 +10,16 @@ import Synchronization
 /// - **degraded** (200): some cubes could not be opened and are left out; the others answer.
 /// - **unavailable** (503): no cube can answer, because the store is empty or nothing in it
 ///   can be opened. A load balancer takes the replica out until a readable run is published.
+/// - **draining** (503): the server is shutting down (`ShutdownDrain`). It still answers every
+///   other route, so that requests the load balancer sends before its next check succeed,
+///   while the check takes the replica out.
 ///
 /// A store is watched by its scans: each catalog a scan makes comes through `observe`, which
 /// logs what changed, so a cube skipped at start-up and one skipped by a later rescan are
 /// reported alike.
 final class ServiceHealth: Sendable {
   enum Status: String {
-    case ready, degraded, unavailable
+    case ready, degraded, unavailable, draining
   }
 
   /// The store's directory, stripped from problems: its path stays private (as in `/v1/runs`).
@@ -24,6 +27,8 @@ final class ServiceHealth: Sendable {
   private let logger: Logger
   /// What the last catalog observed held: its problems, and whether any cube answered.
   private let last = Mutex<(problems: Set<String>, available: Bool?)>(([], nil))
+  /// Set once, when shutdown begins; an atomic, since load balancers poll `/healthz` often.
+  private let draining = Atomic<Bool>(false)
 
   init(store: String, logger: Logger) {
     self.store = store
@@ -51,21 +56,37 @@ final class ServiceHealth: Sendable {
     }
   }
 
-  /// The status of `catalog`.
-  static func status(of catalog: RunCatalog) -> Status {
-    catalog.cubes.isEmpty ? .unavailable : catalog.problems.isEmpty ? .ready : .degraded
+  /// Reports not-ready from now on: the server is shutting down.
+  func startDraining() {
+    draining.store(true, ordering: .relaxed)
   }
 
-  /// `/healthz`'s answer for `catalog`: `{"status", "cubes", "problems"}`, 503 when unavailable.
+  /// The status of `catalog`, draining first: a replica shutting down is out whatever it holds.
+  func status(of catalog: RunCatalog) -> Status {
+    if draining.load(ordering: .relaxed) { return .draining }
+    return catalog.cubes.isEmpty ? .unavailable : catalog.problems.isEmpty ? .ready : .degraded
+  }
+
+  /// `/healthz`'s answer for `catalog`: `{"status", "cubes", "problems"}`, and with status 503
+  /// (unavailable or draining) a `reason` saying why the replica is not ready.
   func response(for catalog: RunCatalog) -> Response {
-    let status = Self.status(of: catalog)
-    let body = JSONText.object([
+    let status = status(of: catalog)
+    var fields = [
       ("status", JSONText.string(status.rawValue)),
       ("cubes", String(catalog.cubes.count)),
       ("problems", JSONText.array(catalog.problems.map { JSONText.string(relative($0)) })),
-    ])
+    ]
+    let reason: String? =
+      switch status {
+      case .ready, .degraded: nil
+      case .draining: "shutting down: it answers requests already routed to it, then stops"
+      case .unavailable:
+        catalog.problems.isEmpty
+          ? "the store holds no run yet" : "no cube of the store can be opened; problems names each"
+      }
+    if let reason { fields.append(("reason", JSONText.string(reason))) }
     return Responses.text(
-      body, contentType: Responses.json, status: status == .unavailable ? .serviceUnavailable : .ok)
+      JSONText.object(fields), contentType: Responses.json, status: reason == nil ? .ok : .serviceUnavailable)
   }
 
   /// A problem line with the store's directory taken off its path.

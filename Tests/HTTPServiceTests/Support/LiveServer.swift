@@ -65,6 +65,18 @@ final class LiveServer: Sendable {
     await group.triggerGracefulShutdown()
     try await run.value
   }
+
+  /// Starts a graceful shutdown, as SIGTERM does, and returns without waiting: a server
+  /// with a drain period keeps answering meanwhile.
+  func beginShutdown() async {
+    await group.triggerGracefulShutdown()
+  }
+
+  /// Cancels the server, which ends a drain at once, and waits for it to stop.
+  func cancel() async {
+    run.cancel()
+    _ = await run.result
+  }
 }
 
 /// Every entry a server logged, kept so that tests can read it.
