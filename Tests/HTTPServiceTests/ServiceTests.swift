@@ -93,23 +93,47 @@ import _TestSupport
   }
 
   @Test func nwpcubeServeStopsGracefullyOnSIGTERM() async throws {
+    let served = try await ServeProcess.start(drainSeconds: 0)
+    defer { served.kill() }
+    #expect(try await served.client.get("/healthz").status == 200)
+    kill(served.process.processIdentifier, SIGTERM)
+    #expect(await served.output.first { $0.contains("stopped") } != nil)
+    served.process.waitUntilExit()
+    #expect(served.process.terminationReason == .exit && served.process.terminationStatus == 0)
+  }
+}
+
+/// `nwpcube serve` over the sample store as a process of its own, on a free port: what an
+/// operator runs, signals included.
+struct ServeProcess {
+  let process: Process
+  /// Its standard output and error, line by line.
+  let output: LineReader
+  let client: HTTPTestClient
+
+  /// Starts the server with `--drain drainSeconds` and returns once its log names the port.
+  static func start(drainSeconds: Int) async throws -> ServeProcess {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLineTool.executable)
-    process.arguments = ["serve", "--store", SampleService.store, "--port", "0", "--drain", "0"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
+    process.arguments = ["serve", "--store", SampleService.store, "--port", "0", "--drain", String(drainSeconds)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
     try process.run()
-    defer { if process.isRunning { process.terminate() } }
+    let output = LineReader(pipe.fileHandleForReading)
     // The log names the port it picked: "… listening on 127.0.0.1:PORT".
-    let reader = LineReader(output.fileHandleForReading)
-    let listening = try #require(await reader.first { $0.contains("listening on 127.0.0.1:") })
-    let port = try #require(Int(listening.split(separator: ":").last ?? ""))
-    #expect(try await HTTPTestClient(port: port).get("/healthz").status == 200)
-    kill(process.processIdentifier, SIGTERM)
-    #expect(await reader.first { $0.contains("stopped") } != nil)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    guard let listening = await output.first(where: { $0.contains("listening on 127.0.0.1:") }),
+      let port = Int(listening.split(separator: ":").last ?? "")
+    else {
+      Foundation.kill(process.processIdentifier, SIGKILL)
+      throw HTTPTestError.serverDidNotStart("nwpcube serve never logged its port")
+    }
+    return ServeProcess(process: process, output: output, client: HTTPTestClient(port: port))
+  }
+
+  /// SIGKILL, when it still runs: whatever a test did, no server outlives it.
+  func kill() {
+    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
   }
 }
 

@@ -62,17 +62,9 @@ import _TestSupport
   }
 
   @Test func nwpcubeServeDrainsOnSIGTERMBeforeItStops() async throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLineTool.executable)
-    process.arguments = ["serve", "--store", SampleService.store, "--port", "0", "--drain", "600"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-    let reader = LineReader(output.fileHandleForReading)
-    let listening = try #require(await reader.first { $0.contains("listening on 127.0.0.1:") })
-    let client = HTTPTestClient(port: try #require(Int(listening.split(separator: ":").last ?? "")))
+    let served = try await ServeProcess.start(drainSeconds: 600)
+    defer { served.kill() }
+    let (process, reader, client) = (served.process, served.output, served.client)
     #expect(try await Self.health(client).status == 200)
 
     kill(process.processIdentifier, SIGTERM)
