@@ -26,6 +26,7 @@ import urllib.request
 from pyowm import OWM
 from pyowm.commons import exceptions
 from pyowm.utils.config import get_default_config
+from pyowm.weatherapi30.weathercoderegistry import WeatherCodeRegistry
 
 BASE = sys.argv[1].rstrip("/")
 KEY = "nwpcube-client-check"
@@ -145,8 +146,19 @@ def check_forecast(forecaster, answer, what):
     check(forecaster.when_starts() == times[0] and forecaster.when_ends() == times[-1], f"{what}: starts and ends")
     for index, (weather, item) in enumerate(zip(forecast.weathers, answer["list"])):
         check_weather(weather, item, f"{what} [{index}]", forecast=True)
-    # The client's own reading of the list.
-    check(forecaster.will_have_rain() == any(w.status == "Rain" for w in forecast.weathers), f"{what}: will_have_rain")
+    # The client's own reading of the list. pyowm's weather-code registry (3.5.0) has no
+    # thunderstorm codes (2xx) nor 711, 731, 751, 761, 762 and 771, all of them
+    # OpenWeatherMap's own ids, so its will_have_* helpers fail on a list holding one (an
+    # AttributeError inside pyowm); whether a generated run has a thunderstorm depends on the
+    # day. They are checked on the lists whose every code pyowm knows.
+    registry = WeatherCodeRegistry.get_instance()
+    unknown = sorted({w.weather_code for w in forecast.weathers if registry.status_for(w.weather_code) is None})
+    if unknown:
+        print(f"{what}: will_have_rain not asked: pyowm's registry lacks OpenWeatherMap's ids {unknown}")
+    else:
+        check(
+            forecaster.will_have_rain() == any(w.status == "Rain" for w in forecast.weathers), f"{what}: will_have_rain"
+        )
     hottest = forecaster.most_hot()
     check(
         hottest is not None
