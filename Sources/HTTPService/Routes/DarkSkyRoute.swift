@@ -73,21 +73,24 @@ struct DarkSkyRoute: Sendable {
   /// The document answering `query`, from the cached outlook of its point and hour when
   /// there is one.
   private func document(_ query: DarkSkyQuery, asked request: Request) throws -> DarkSkyDocument {
-    let (latitude, longitude) = (query.request.latitude, query.request.longitude)
+    let answer: DarkSkyAnswer
+    var written: DarkSkyDocument.WrittenBlocks?
     // The catalog's generation is read before the outlook is made from the store, so an
     // outlook is never keyed by a catalog older than the one it was made from.
-    guard let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.store.catalog.generation) else {
-      let answer = try query.answer(forecaster, warnings: warnings)
-      let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
-      return DarkSkyDocument(answer: answer, alerts: alerts)
+    if let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.store.catalog.generation) {
+      let entry = try outlooks.entry(key) { () throws(ForecastError) in
+        let outlook = try query.outlook(forecaster, warnings: warnings)
+        return DarkSkyOutlookCache.Entry(
+          outlook: outlook, written: DarkSkyDocument.WrittenBlocks(outlook, query: query))
+      }
+      answer = try query.answer(forecaster, outlook: entry.outlook)
+      written = entry.written
+    } else {
+      answer = try query.answer(forecaster, warnings: warnings)
     }
-    let entry = try outlooks.entry(key) { () throws(ForecastError) in
-      let outlook = try query.outlook(forecaster, warnings: warnings)
-      return DarkSkyOutlookCache.Entry(outlook: outlook, written: DarkSkyDocument.WrittenBlocks(outlook, query: query))
-    }
-    let answer = try query.answer(forecaster, outlook: entry.outlook)
-    let alerts = alerts(answer.warnings, asked: request, latitude: latitude, longitude: longitude)
-    return DarkSkyDocument(answer: answer, alerts: alerts, written: entry.written)
+    let alerts = alerts(
+      answer.warnings, asked: request, latitude: query.request.latitude, longitude: query.request.longitude)
+    return DarkSkyDocument(answer: answer, alerts: alerts, written: written)
   }
 
   /// The warnings in Dark Sky's terms; each links to the CAP document of the point, on the
