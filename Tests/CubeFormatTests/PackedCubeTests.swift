@@ -170,6 +170,17 @@ import _TestSupport
     #expect(temp.first ?? nil == raw.value(0, cell: 0, step: 0))
   }
 
+  /// Why `CubeFile` refuses `bytes` written to a new file in `directory` (a refusal must
+  /// name that file).
+  static func refusal(of bytes: [UInt8], in directory: String) throws -> String {
+    let path = "\(directory)/\(UUID().uuidString).cube"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = #expect(throws: CubeError.self) { try CubeFile(path: path) }
+    #expect(error?.path == path)
+    return error?.reason ?? ""
+  }
+
   /// Truncations at every region boundary of a version 2 cube, and one bit flipped in each
   /// region: each refused with the reason naming what is wrong.
   @Test func damageToEveryRegionIsRefusedWithAReason() throws {
@@ -178,14 +189,7 @@ import _TestSupport
     let good = try Self.write(version: 2, to: "\(directory)/good.cube")
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: good)))
     let raw = RawCube(bytes)
-    func reason(_ damaged: [UInt8]) throws -> String {
-      let path = "\(directory)/\(UUID().uuidString).cube"
-      try Data(damaged).write(to: URL(fileURLWithPath: path))
-      defer { try? FileManager.default.removeItem(atPath: path) }
-      let error = #expect(throws: CubeError.self) { try CubeFile(path: path) }
-      #expect(error?.path == path)
-      return error?.reason ?? ""
-    }
+    func reason(_ damaged: [UInt8]) throws -> String { try Self.refusal(of: damaged, in: directory) }
     let sections = (0..<3).map { (start: raw.dataOffset($0), bytes: raw.dataBytes($0)) }
     // Truncated: inside the header, at and inside every section, one byte short.
     for length in [300, raw.geometryOffset + 5]
@@ -231,11 +235,7 @@ import _TestSupport
       var copy = bytes
       edit(&copy)
       CubeFile.reseal(&copy)
-      let path = "\(directory)/\(UUID().uuidString).cube"
-      try Data(copy).write(to: URL(fileURLWithPath: path))
-      defer { try? FileManager.default.removeItem(atPath: path) }
-      let error = #expect(throws: CubeError.self) { try CubeFile(path: path) }
-      return error?.reason ?? ""
+      return try Self.refusal(of: copy, in: directory)
     }
     // A cell whose series needs a middling width w.
     let cell = try #require((0..<(raw.cells - 1)).first { (4...15).contains(raw.cellEntry(1, cell: $0).width) })
