@@ -3,7 +3,12 @@ extension CubeFile {
   struct Validated {
     let header: CubeHeader
     let geometryOffset: Int
-    let data: [UnsafePointer<UInt16>]
+    /// The format version, 1 or 2.
+    let version: Int
+    /// Each metric's block (version 1) or section (version 2).
+    let data: [UnsafeRawPointer]
+    /// Each metric's bytes of data.
+    let dataBytes: [Int]
     /// Where the terrain section starts, nil when the cube has none.
     let terrainOffset: Int?
   }
@@ -28,9 +33,12 @@ extension CubeFile {
       throw fail("not an nwpcube cube: bad magic number")
     }
     let version = base.le(CubeLayout.versionOffset, as: UInt32.self)
-    guard version == CubeLayout.version else {
-      throw fail("cube format version \(version) is not supported; this build reads version \(CubeLayout.version)")
+    guard CubeLayout.versions.contains(version) else {
+      throw fail(
+        "cube format version \(version) is not supported; this build reads versions \(CubeLayout.versions.lowerBound)…\(CubeLayout.versions.upperBound)"
+      )
     }
+    let packed = version != CubeLayout.wordVersion
     let declaredSize = base.le(CubeLayout.fileBytesOffset, as: UInt64.self)
     guard declaredSize == UInt64(size) else {
       throw fail(
@@ -67,7 +75,7 @@ extension CubeFile {
     }
     let hasTerrain = flags & CubeLayout.terrainFlag != 0
     let plan = try checkedShape(
-      base: base, size: size, metricCount: metricCount, terrain: hasTerrain, fail: fail)
+      base: base, size: size, metricCount: metricCount, terrain: hasTerrain, packed: packed, fail: fail)
     let shape = "\(plan.width)×\(plan.height)×\(plan.steps)"
     if verify.coversSections {
       let geometry = UnsafeRawBufferPointer(start: base + plan.layout.geometryOffset, count: plan.layout.geometryBytes)
@@ -82,7 +90,7 @@ extension CubeFile {
     }
 
     var metrics: [CubeMetric] = []
-    var data: [UnsafePointer<UInt16>] = []
+    var data: [UnsafeRawPointer] = []
     for index in 0..<metricCount {
       let entry = CubeLayout.fixedHeaderBytes + index * CubeLayout.metricEntryBytes
       guard let name = base.text(entry, bytes: CubeLayout.nameBytes) else {
@@ -103,9 +111,11 @@ extension CubeFile {
         )
       }
       let bytes = base.le(entry + CubeLayout.dataBytesOffset, as: UInt64.self)
-      guard bytes == UInt64(plan.layout.dataBytes) else {
+      // Version 2's sizes made the plan, so they hold by construction there.
+      guard bytes == UInt64(plan.layout.dataBytes[index]) else {
         throw fail(
-          "corrupted: \(label) data bytes \(bytes) is not \(plan.layout.dataBytes), the size of a \(shape) block")
+          "corrupted: \(label) data bytes \(bytes) is not \(plan.layout.dataBytes[index]), the size of a \(shape) block"
+        )
       }
       if verify.covers(block: name) {
         let block = UnsafeRawBufferPointer(start: base + Int(offset), count: Int(bytes))
@@ -118,7 +128,14 @@ extension CubeFile {
           name: name, unit: unit, temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
           scale: base.leDouble(entry + CubeLayout.scaleOffset),
           offset: base.leDouble(entry + CubeLayout.valueOffsetOffset)))
-      if !headerOnly { data.append((base + Int(offset)).assumingMemoryBound(to: UInt16.self)) }
+      if !headerOnly {
+        if packed {
+          try checkSection(
+            base + Int(offset), bytes: Int(bytes), cells: plan.width * plan.height, steps: plan.steps,
+            fail: { fail("corrupted: \(label) \($0)") })
+        }
+        data.append(base + Int(offset))
+      }
     }
     guard let model = base.text(CubeLayout.modelOffset, bytes: CubeLayout.modelBytes) else {
       throw fail("corrupted: model name is not NUL-terminated UTF-8 text")
@@ -141,7 +158,8 @@ extension CubeFile {
       metrics: metrics)
     if let problem = CubeLimits.problem(in: header) { throw fail("corrupted: \(problem)") }
     return Validated(
-      header: header, geometryOffset: plan.layout.geometryOffset, data: data,
+      header: header, geometryOffset: plan.layout.geometryOffset, version: Int(version), data: data,
+      dataBytes: plan.layout.dataBytes,
       terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil)
   }
 
@@ -180,7 +198,7 @@ extension CubeFile {
   /// the file: its layout must end exactly at the file's end and the geometry must be
   /// where the layout puts it.
   private static func checkedShape(
-    base: UnsafeRawPointer, size: Int, metricCount: Int, terrain: Bool, fail: (String) -> CubeError
+    base: UnsafeRawPointer, size: Int, metricCount: Int, terrain: Bool, packed: Bool, fail: (String) -> CubeError
   ) throws(CubeError) -> (width: Int, height: Int, steps: Int, layout: CubeLayout.Plan) {
     let storedWidth = base.le(CubeLayout.widthOffset, as: UInt32.self)
     let storedHeight = base.le(CubeLayout.heightOffset, as: UInt32.self)
@@ -191,14 +209,22 @@ extension CubeFile {
       throw fail("corrupted: \(problem)")
     }
     let shape = "\(width)×\(height)×\(steps)"
-    guard
-      let plan = CubeLayout.Plan.checked(
-        cells: width * height, steps: steps, metricCount: metricCount, terrain: terrain),
-      plan.fileBytes == size
-    else {
+    // Version 2's sections have the sizes their entries give, within what a section of
+    // this shape can take; version 1's blocks have one size.
+    let sections = (0..<metricCount).map {
+      base.le(
+        CubeLayout.fixedHeaderBytes + $0 * CubeLayout.metricEntryBytes + CubeLayout.dataBytesOffset, as: UInt64.self)
+    }
+    let checkedPlan =
+      packed
+      ? CubeLayout.Plan.checked(cells: width * height, steps: steps, sectionBytes: sections, terrain: terrain)
+      : CubeLayout.Plan.checked(cells: width * height, steps: steps, metricCount: metricCount, terrain: terrain)
+    guard let plan = checkedPlan, plan.fileBytes == size else {
       let section = terrain ? " and a terrain section" : ""
+      let sizes = packed ? " and data sections of \(sections.map(String.init).joined(separator: ", ")) bytes" : ""
       throw fail(
-        "corrupted: shape \(shape) with \(metricCount) metrics\(section) does not match the file's \(size) bytes")
+        "corrupted: shape \(shape) with \(metricCount) metrics\(section)\(sizes) does not match the file's \(size) bytes"
+      )
     }
     let geometryOffset = base.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
     guard geometryOffset == UInt64(plan.geometryOffset) else {
@@ -211,5 +237,37 @@ extension CubeFile {
       throw fail("corrupted: geometry bytes \(geometryBytes) is not \(plan.geometryBytes), the size of a \(shape) grid")
     }
     return (width, height, steps, plan)
+  }
+
+  /// A version 2 section's table against the section: each cell's payload starts where the
+  /// one before ends (the first right after the table), each frame decodes only to words
+  /// ≤ 65534 or missing, and the padding follows the last payload exactly. After this, no
+  /// entry can send a read outside the section.
+  private static func checkSection(
+    _ section: UnsafeRawPointer, bytes: Int, cells: Int, steps: Int, fail: (String) -> CubeError
+  ) throws(CubeError) {
+    var next = UInt64(cells * CubeLayout.cellEntryBytes)
+    for cell in 0..<cells {
+      let entry = section.le(cell * CubeLayout.cellEntryBytes, as: UInt64.self)
+      let (offset, reference, width) = (entry & 0xFFFF_FFFF, (entry >> 32) & 0xFFFF, (entry >> 48) & 0xFF)
+      guard entry >> 56 == 0 else {
+        throw fail("cell \(cell) has reserved bits set (entry 0x\(String(entry, radix: 16)))")
+      }
+      if let problem = SeriesFrame.problem(reference: reference, width: width) {
+        throw fail("cell \(cell) \(problem)")
+      }
+      guard offset == next else {
+        throw fail("cell \(cell) payload offset \(offset) is not \(next), where the payload before it ends")
+      }
+      // Both at most 2 bytes a step and the section's size, checked against the file.
+      next += UInt64(SeriesFrame.payloadBytes(steps: steps, width: Int(width)))
+      guard next <= UInt64(bytes) else {
+        throw fail("cell \(cell) payload ends at \(next), past the section's \(bytes) bytes")
+      }
+    }
+    guard next + UInt64(CubeLayout.sectionPadding) == UInt64(bytes) else {
+      throw fail(
+        "section of \(bytes) bytes does not end \(CubeLayout.sectionPadding) bytes after its last payload (at \(next))")
+    }
   }
 }

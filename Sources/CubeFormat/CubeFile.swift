@@ -29,8 +29,16 @@ public final class CubeFile: @unchecked Sendable {
   private let geometryOffset: Int
   /// Where the terrain section starts, as validated; nil without one.
   private let terrainOffset: Int?
-  @usableFromInline let data: [UnsafePointer<UInt16>]
+  /// The format version: 1 (16-bit words) or 2 (packed series).
+  public let formatVersion: Int
+  /// Each metric's data as validated: version 1's words, or version 2's section (its table
+  /// of one entry per cell, then the payloads the entries point into).
+  @usableFromInline let data: [UnsafeRawPointer]
+  /// Whether `data` holds version 2 sections.
+  @usableFromInline let packed: Bool
   @usableFromInline let stepCount: Int
+  /// Each metric's bytes of data (its block or section), for `info`.
+  public let dataBytes: [Int]
 
   /// Maps and validates the cube at `path`. With `verifyChecksums` false only the header is
   /// hashed.
@@ -52,6 +60,9 @@ public final class CubeFile: @unchecked Sendable {
       let validated = try Self.validate(base: base, size: size, path: path, verify: checksums)
       self.header = validated.header
       self.data = validated.data
+      self.dataBytes = validated.dataBytes
+      self.formatVersion = validated.version
+      self.packed = validated.version != Int(CubeLayout.wordVersion)
       self.geometryOffset = validated.geometryOffset
       self.terrainOffset = validated.terrainOffset
     } catch {
@@ -94,39 +105,75 @@ public final class CubeFile: @unchecked Sendable {
   /// The stored word of `metric` at `cell` and `step`; indices must be in range.
   @inlinable
   public func word(metric: Int, cell: Int, step: Int) -> UInt16 {
-    UInt16(littleEndian: data[metric][cell &* stepCount &+ step])
+    let section = data[metric]
+    guard packed else {
+      return UInt16(
+        littleEndian: section.loadUnaligned(fromByteOffset: (cell &* stepCount &+ step) &* 2, as: UInt16.self))
+    }
+    let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
+    return SeriesFrame.word(
+      reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: Int(truncatingIfNeeded: entry >> 48) & 0xFF,
+      payload: section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF), step: step)
   }
 
-  /// Starts fetching the word of `metric` at `cell` and `step` into the cache, so that a
-  /// read shortly after does not wait for memory. Indices must be in range.
+  /// Writes the words of `metric` at `cell` for the steps `range` into `output`, decoding
+  /// version 2's codes in one sequential pass. `range` must lie in `0..<stepCount` and
+  /// `output` hold `range.count` words.
+  @inlinable
+  public func words(metric: Int, cell: Int, steps range: Range<Int>, into output: UnsafeMutablePointer<UInt16>) {
+    let section = data[metric]
+    guard packed else {
+      let words = section + (cell &* stepCount &+ range.lowerBound) &* 2
+      for index in 0..<range.count {
+        output[index] = UInt16(littleEndian: words.loadUnaligned(fromByteOffset: index &* 2, as: UInt16.self))
+      }
+      return
+    }
+    let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
+    let reference = UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF
+    let width = Int(truncatingIfNeeded: entry >> 48) & 0xFF
+    let payload = section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+    guard width != 0 else {
+      output.update(repeating: UInt16(truncatingIfNeeded: reference), count: range.count)
+      return
+    }
+    for index in 0..<range.count {
+      output[index] = SeriesFrame.word(
+        reference: reference, width: width, payload: payload, step: range.lowerBound &+ index)
+    }
+  }
+
+  /// Starts fetching what reading `metric` at `cell` and `step` touches into the cache, so
+  /// that a read shortly after does not wait for memory. Indices must be in range. In
+  /// version 2 that is the cell's entry: its payload's place is in the entry.
   @inlinable
   public func prefetch(metric: Int, cell: Int, step: Int) {
-    nwp_prefetch(data[metric] + (cell &* stepCount &+ step))
+    if packed {
+      nwp_prefetch(data[metric] + cell &* 8)
+    } else {
+      nwp_prefetch(data[metric] + (cell &* stepCount &+ step) &* 2)
+    }
   }
 
-  /// Starts fetching every cache line of `metric`'s words at `cell` for `steps` (a range
+  /// Starts fetching every cache line of `metric`'s data at `cell` for `steps` (a range
   /// of step indices, which must be in range): a caller about to read many series at one
   /// point issues them all first, so that their memory latencies overlap instead of being
-  /// paid one series after another.
+  /// paid one series after another. In version 2 only the entry is fetched.
   @inlinable
   public func prefetch(metric: Int, cell: Int, steps range: Range<Int>) {
     guard !range.isEmpty else { return }
-    let first = UnsafeRawPointer(data[metric] + (cell &* stepCount &+ range.lowerBound))
-    let last = UnsafeRawPointer(data[metric] + (cell &* stepCount &+ range.upperBound - 1))
+    guard !packed else {
+      nwp_prefetch(data[metric] + cell &* 8)
+      return
+    }
+    let first = data[metric] + (cell &* stepCount &+ range.lowerBound) &* 2
+    let last = data[metric] + (cell &* stepCount &+ range.upperBound - 1) &* 2
     // One prefetch per 64-byte line, aligned down so that the last line is not skipped.
     var line = UnsafeRawPointer(bitPattern: UInt(bitPattern: first) & ~63) ?? first
     while line <= last {
       nwp_prefetch(line)
       line += 64
     }
-  }
-
-  /// Lends the whole series of `metric` at `cell` (one word per step, little-endian).
-  @inlinable
-  public func withSeries<R>(
-    metric: Int, cell: Int, _ body: (UnsafeBufferPointer<UInt16>) throws -> R
-  ) rethrows -> R {
-    try body(UnsafeBufferPointer(start: data[metric] + cell &* stepCount, count: stepCount))
   }
 
   /// Latitudes of every cell (copied out of the mapping).

@@ -1,7 +1,21 @@
-/// Byte offsets of cube format version 1; docs/cube-format.md is the prose twin of this file.
+/// Byte offsets of cube formats 1 and 2; docs/cube-format.md is the prose twin of this file.
+/// The two versions share the header, the metric table, the geometry and the terrain
+/// section; they differ in the data: version 1 stores 16-bit words, version 2 packs each
+/// cell's series (`SeriesFrame`) behind a table of one entry per cell.
 enum CubeLayout {
   static let magic: [UInt8] = Array("NWPCUBE\0".utf8)
-  static let version: UInt32 = 1
+  /// The version writers write.
+  static let version: UInt32 = 2
+  /// Version 1: 16-bit words, still read (stores hold v1 cubes during an upgrade).
+  static let wordVersion: UInt32 = 1
+  /// Every version this build reads.
+  static let versions: ClosedRange<UInt32> = 1...2
+  /// Version 2's entry per cell: u32 payload offset from the section's start, u16
+  /// reference word, u8 bit width, u8 reserved (0).
+  static let cellEntryBytes = 8
+  /// Zero bytes after the last payload of a version 2 section, so that a code's 4-byte load
+  /// never leaves the section.
+  static let sectionPadding = 8
   static let fixedHeaderBytes = 256
   static let metricEntryBytes = 96
   /// Geometry and data blocks start on this boundary so that every block is aligned for
@@ -69,26 +83,37 @@ enum CubeLayout {
     let geometryOffset: Int
     let geometryBytes: Int
     let dataOffsets: [Int]
-    let dataBytes: Int
+    /// The bytes of each metric's data: 2 × cells × steps each in version 1, its packed
+    /// section in version 2.
+    let dataBytes: [Int]
     /// Where the terrain section starts and its size; 0 and 0 without one.
     let terrainOffset: Int
     let terrainBytes: Int
     let fileBytes: Int
 
+    /// The version 1 plan: every block 2 × cells × steps bytes.
     init(cells: Int, steps: Int, metricCount: Int, terrain: Bool = false) {
-      headerBytes = fixedHeaderBytes + metricCount * metricEntryBytes
+      self.init(
+        cells: cells, dataBytes: Array(repeating: cells * steps * MemoryLayout<UInt16>.size, count: metricCount),
+        terrain: terrain)
+    }
+
+    /// The plan of data blocks of the given sizes, each on the next multiple of 64 after
+    /// the geometry or the block before (version 2's sections, or version 1's blocks).
+    init(cells: Int, dataBytes: [Int], terrain: Bool) {
+      headerBytes = fixedHeaderBytes + dataBytes.count * metricEntryBytes
       geometryOffset = aligned(headerBytes)
       geometryBytes = cells * 2 * MemoryLayout<Float>.size
-      dataBytes = cells * steps * MemoryLayout<UInt16>.size
+      self.dataBytes = dataBytes
       var next = aligned(geometryOffset + geometryBytes)
       var offsets: [Int] = []
-      for _ in 0..<metricCount {
+      for bytes in dataBytes {
         offsets.append(next)
-        next = aligned(next + dataBytes)
+        next = aligned(next + bytes)
       }
       dataOffsets = offsets
       let end = geometryOffset + geometryBytes
-      let dataEnd = offsets.last.map { $0 + cells * steps * MemoryLayout<UInt16>.size } ?? end
+      let dataEnd = offsets.last.map { $0 + dataBytes[dataBytes.count - 1] } ?? end
       // The terrain section comes after everything a version-1 cube holds, so that the
       // blocks before it are where they always were, byte for byte.
       terrainOffset = terrain ? aligned(dataEnd) : 0
@@ -120,6 +145,27 @@ enum CubeLayout {
         sum(dataEnd, blockAlignment).flatMap({ sum($0, terrainBytes) }) != nil
       else { return nil }
       return Plan(cells: cells, steps: steps, metricCount: metricCount, terrain: terrain)
+    }
+
+    /// The version 2 plan of sections of the given sizes, nil when a size is outside what
+    /// a section of this shape can take (its table and padding at least, every cell at 16
+    /// bits at most) or an offset does not fit in an `Int`. Sizes are checked as stored
+    /// (u64) before any arithmetic.
+    static func checked(cells: Int, steps: Int, sectionBytes: [UInt64], terrain: Bool) -> Plan? {
+      // The version 1 plan of this shape fits in an `Int` with room for an alignment per
+      // block; a section is at most a version 1 block plus its table and padding, so the
+      // same check with those added bounds every offset the version 2 plan forms.
+      guard let words = checked(cells: cells, steps: steps, metricCount: sectionBytes.count, terrain: terrain)
+      else { return nil }
+      let (table, tableOverflow) = cells.multipliedReportingOverflow(by: cellEntryBytes)
+      let extra = table.addingReportingOverflow(sectionPadding + blockAlignment)
+      let (added, addedOverflow) = extra.partialValue.multipliedReportingOverflow(by: sectionBytes.count)
+      let (_, endOverflow) = words.fileBytes.addingReportingOverflow(added)
+      guard !tableOverflow, !extra.overflow, !addedOverflow, !endOverflow else { return nil }
+      let smallest = UInt64(table + sectionPadding)
+      let largest = UInt64(words.dataBytes[0]) + UInt64(table + sectionPadding)
+      guard sectionBytes.allSatisfy({ $0 >= smallest && $0 <= largest }) else { return nil }
+      return Plan(cells: cells, dataBytes: sectionBytes.map { Int($0) }, terrain: terrain)
     }
   }
 }

@@ -10,8 +10,11 @@
 /// temporary file is named and locked as `TemporaryFiles` describes, so that one left by a
 /// killed writer is recognised and removed later.
 ///
-/// Values arrive one time step at a time but are stored time-contiguous per cell. The writer
-/// gathers a block of steps of every metric in memory (at most `bufferBudget` bytes, as
+/// Values arrive one time step at a time but are stored time-contiguous per cell. Words are
+/// gathered first in a word area laid out as version 1's blocks, `u16[cells][steps]` per
+/// metric: the cube file itself when writing version 1, an unlinked scratch file when
+/// writing version 2, whose sections `publish()` packs from it once every step is known
+/// (a series' frame needs all its steps). The writer gathers a block of steps of every metric in memory (at most `bufferBudget` bytes, as
 /// many steps as fit) and then writes each cell's run of the block's steps contiguously into
 /// a shared file mapping: scattering every word straight into the mapping touched one cache
 /// line per cell, metric and step, 14 % of an ingest's time. Where not even two steps fit
@@ -23,9 +26,22 @@ public final class CubeWriter {
   /// The header being written.
   public let header: CubeHeader
   let temporaryPath: String
+  /// The format version written: 2, or 1 for tests and fixtures of version 1 readers.
+  let formatVersion: UInt32
+  /// Version 1's plan: where the word area's blocks are in a version 1 file.
   private let plan: CubeLayout.Plan
+  /// The temporary cube file (version 1), or the unlinked scratch file of the words
+  /// (version 2) until `publish()`.
   private var descriptor: Int32
+  /// The mapping of `descriptor`: the cube (version 1) or the words (version 2).
   private var base: UnsafeMutableRawPointer?
+  /// Bytes mapped at `base`.
+  private let mappedBytes: Int
+  /// Where each metric's words start in the mapping.
+  private let wordOffsets: [Int]
+  private let latitudes: [Float]
+  private let longitudes: [Float]
+  private let terrain: CubeTerrain?
   /// Steps per block, 0 when words go straight into the mapping.
   private let blockSteps: Int
   /// The current block's words, `[metric][step - blockStart][cell]`, little-endian.
@@ -49,13 +65,19 @@ public final class CubeWriter {
   }
 
   /// As the public initializer, with the block buffer limited to `bufferBytes` (tests use
-  /// small limits to exercise blocks and their flushes on small cubes).
-  init(
+  /// small limits to exercise blocks and their flushes on small cubes) and the format
+  /// version `formatVersion` (1 for tests of version 1 readers).
+  package init(
     header: CubeHeader, latitudes: [Float], longitudes: [Float], terrain: CubeTerrain? = nil, destination: String,
-    bufferBytes: Int
+    bufferBytes: Int = CubeWriter.bufferBudget, formatVersion: UInt32 = CubeLayout.version
   ) throws(CubeError) {
     self.destination = destination
     self.header = header
+    self.formatVersion = formatVersion
+    (self.latitudes, self.longitudes, self.terrain) = (latitudes, longitudes, terrain)
+    guard CubeLayout.versions.contains(formatVersion) else {
+      throw CubeError(path: destination, reason: "cannot write: format version \(formatVersion) is not 1 or 2")
+    }
     // The reader's limits, so that no cube is written that readers refuse, and so that the
     // layout below is computed from a shape whose sizes cannot overflow.
     if let problem = CubeLimits.problem(in: header) {
@@ -79,31 +101,48 @@ public final class CubeWriter {
     let directory = FileSystem.directory(of: destination)
     try FileSystem.makeDirectories(directory, for: destination)
     temporaryPath = TemporaryFiles.path(for: destination)
-    // A file under this name is a leftover of an earlier process with this PID: it is
-    // replaced by a new file (a new inode), never written over, so that no one else's open
-    // descriptor or mapping ever sees these writes.
-    unlink(temporaryPath)
-    descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let packs = formatVersion != CubeLayout.wordVersion
+    let blockBytes = header.cells * header.stepCount * MemoryLayout<UInt16>.size
+    wordOffsets = packs ? header.metrics.indices.map { $0 * blockBytes } : plan.dataOffsets
+    mappedBytes = packs ? max(blockBytes * header.metrics.count, 1) : plan.fileBytes
+    descriptor = try Self.createLocked(temporaryPath)
+    // Version 2's words are scratch: unlinked at once, so that nothing is left of them
+    // whatever happens to this process. The cube gets the name back at `publish()`.
+    if packs { unlink(temporaryPath) }
+    guard ftruncate(descriptor, off_t(mappedBytes)) == 0,
+      let mapping = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+      mapping != MAP_FAILED
+    else {
+      let reason = "cannot size and map \(mappedBytes) bytes: \(FileSystem.errnoText())"
+      close(descriptor)
+      if !packs { unlink(temporaryPath) }
+      throw CubeError(path: temporaryPath, reason: reason)
+    }
+    base = mapping
+    for offset in wordOffsets {
+      (mapping + offset).initializeMemory(as: UInt8.self, repeating: 0xFF, count: blockBytes)
+    }
+    if !packs { writeGeometryAndTerrain(mapping, plan: plan) }
+  }
+
+  /// A new temporary file at `path`, locked. A file under this name is a leftover of an
+  /// earlier process with this PID: it is replaced by a new file (a new inode), never
+  /// written over, so that no one else's open descriptor or mapping ever sees these writes.
+  private static func createLocked(_ path: String) throws(CubeError) -> Int32 {
+    unlink(path)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw CubeError(path: temporaryPath, reason: "cannot create: \(FileSystem.errnoText())")
+      throw CubeError(path: path, reason: "cannot create: \(FileSystem.errnoText())")
     }
     // Held until the rename: it tells `TemporaryFiles` that the writer lives, whatever its PID
     // means to the process looking. Where locks are unsupported the cleaner keeps files whose
     // PID exists, so failing to lock is no error.
     _ = flock(descriptor, LOCK_EX)
-    guard ftruncate(descriptor, off_t(plan.fileBytes)) == 0,
-      let mapping = mmap(nil, plan.fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-      mapping != MAP_FAILED
-    else {
-      let reason = "cannot size and map \(plan.fileBytes) bytes: \(FileSystem.errnoText())"
-      close(descriptor)
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: reason)
-    }
-    base = mapping
-    for offset in plan.dataOffsets {
-      (mapping + offset).initializeMemory(as: UInt8.self, repeating: 0xFF, count: plan.dataBytes)
-    }
+    return descriptor
+  }
+
+  /// Writes the coordinates and, when there is one, the terrain section where `plan` puts them.
+  private func writeGeometryAndTerrain(_ mapping: UnsafeMutableRawPointer, plan: CubeLayout.Plan) {
     let latitudeBase = mapping + plan.geometryOffset
     let longitudeBase = latitudeBase + header.cells * MemoryLayout<Float>.size
     for cell in 0..<header.cells {
@@ -133,7 +172,7 @@ public final class CubeWriter {
     else { return 0 }
     let definition = header.metrics[metric]
     guard blockSteps > 0 else {
-      let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+      let data = (base + wordOffsets[metric]).assumingMemoryBound(to: UInt16.self)
       return Self.store(values, definition, into: data + step, stride: header.stepCount)
     }
     if blockIndex != step / blockSteps { enterBlock(step / blockSteps) }
@@ -196,7 +235,7 @@ public final class CubeWriter {
     let range = self.steps(ofBlock: index)
     block.withUnsafeMutableBufferPointer { words in
       for metric in header.metrics.indices {
-        let data = (base + plan.dataOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+        let data = (base + wordOffsets[metric]).assumingMemoryBound(to: UInt16.self)
         for cell in 0..<cells {
           let run = data + cell * steps + range.lowerBound
           var slot = metric * blockSteps * cells + cell
@@ -215,9 +254,82 @@ public final class CubeWriter {
     guard let base else { throw CubeError(path: destination, reason: "cube was already published") }
     flushBlock()
     block = []
-    writeHeader(base)
-    let flushed = msync(base, plan.fileBytes, MS_SYNC) == 0
-    munmap(base, plan.fileBytes)
+    if formatVersion != CubeLayout.wordVersion {
+      // The words' scratch file goes once the sections are packed from it; the descriptor
+      // and mapping become the cube's.
+      let packed = Result { () throws(CubeError) in try pack(words: UnsafeRawPointer(base)) }
+      munmap(base, mappedBytes)
+      close(descriptor)
+      self.base = nil
+      descriptor = -1
+      let (cube, bytes, mapping) = try packed.get()
+      (descriptor, self.base) = (cube, mapping)
+      return try finish(mapping, bytes: bytes)
+    }
+    writeHeader(base, plan: plan)
+    return try finish(base, bytes: plan.fileBytes)
+  }
+
+  /// Writes the version 2 cube packed from `words` (the word area) into a new temporary
+  /// file under `temporaryPath`, header and checksums included; returns its locked
+  /// descriptor, size and mapping.
+  private func pack(
+    words: UnsafeRawPointer
+  ) throws(CubeError) -> (descriptor: Int32, bytes: Int, mapping: UnsafeMutableRawPointer) {
+    let (cells, steps) = (header.cells, header.stepCount)
+    // Each metric's table first: the frames give every section's size.
+    var tables: [[UInt64]] = []
+    var sizes: [Int] = []
+    for (metric, definition) in header.metrics.enumerated() {
+      var table = [UInt64](repeating: 0, count: cells)
+      var next = cells * CubeLayout.cellEntryBytes
+      let series = (words + wordOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+      for cell in 0..<cells {
+        let frame = SeriesFrame.fitting(UnsafeBufferPointer(start: series + cell * steps, count: steps))
+        guard next <= Int(UInt32.max) else {
+          throw CubeError(
+            path: destination,
+            reason:
+              "cannot write: metric \(definition.name)'s data passes 4 GiB at cell \(cell) of \(cells), more than a version 2 section's 32-bit offsets address"
+          )
+        }
+        table[cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
+        next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
+      }
+      tables.append(table)
+      sizes.append(next + CubeLayout.sectionPadding)
+    }
+    let plan = CubeLayout.Plan(cells: cells, dataBytes: sizes, terrain: terrain != nil)
+    let cube = try Self.createLocked(temporaryPath)
+    // Zero-filled by `ftruncate`: the padding, and the unused bits of every payload's last byte.
+    guard ftruncate(cube, off_t(plan.fileBytes)) == 0,
+      let mapping = mmap(nil, plan.fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, cube, 0), mapping != MAP_FAILED
+    else {
+      let reason = "cannot size and map \(plan.fileBytes) bytes: \(FileSystem.errnoText())"
+      close(cube)
+      unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: reason)
+    }
+    writeGeometryAndTerrain(mapping, plan: plan)
+    for (metric, table) in tables.enumerated() {
+      let section = mapping + plan.dataOffsets[metric]
+      let series = (words + wordOffsets[metric]).assumingMemoryBound(to: UInt16.self)
+      for (cell, entry) in table.enumerated() {
+        section.setLE(entry, at: cell * CubeLayout.cellEntryBytes)
+        let frame = SeriesFrame(reference: UInt16(truncatingIfNeeded: entry >> 32), width: Int(entry >> 48))
+        frame.pack(
+          UnsafeBufferPointer(start: series + cell * steps, count: steps), into: section + Int(entry & 0xFFFF_FFFF))
+      }
+    }
+    writeHeader(mapping, plan: plan)
+    return (cube, plan.fileBytes, mapping)
+  }
+
+  /// Flushes the finished cube at `mapping` (`bytes` long, the temporary file's) to disk
+  /// and renames it into place.
+  private func finish(_ mapping: UnsafeMutableRawPointer, bytes: Int) throws(CubeError) -> String {
+    let flushed = msync(mapping, bytes, MS_SYNC) == 0
+    munmap(mapping, bytes)
     self.base = nil
     // The descriptor, and so the lock, is kept until the rename: a cleaner must never find
     // the finished file unlocked under its temporary name.
@@ -243,19 +355,20 @@ public final class CubeWriter {
 
   /// Discards the temporary file; nothing becomes visible.
   public func abandon() {
-    if let base { munmap(base, plan.fileBytes) }
+    if let base { munmap(base, mappedBytes) }
     base = nil
     if descriptor >= 0 {
       close(descriptor)
-      unlink(temporaryPath)
+      // Version 2's scratch file was unlinked when it was made.
+      if formatVersion == CubeLayout.wordVersion { unlink(temporaryPath) }
       descriptor = -1
     }
   }
 
-  private func writeHeader(_ base: UnsafeMutableRawPointer) {
+  private func writeHeader(_ base: UnsafeMutableRawPointer, plan: CubeLayout.Plan) {
     let h = header
     for (index, byte) in CubeLayout.magic.enumerated() { base.setLE(byte, at: index) }
-    base.setLE(CubeLayout.version, at: CubeLayout.versionOffset)
+    base.setLE(formatVersion, at: CubeLayout.versionOffset)
     base.setLE(UInt32(plan.headerBytes), at: CubeLayout.headerBytesOffset)
     base.setLE(UInt64(plan.fileBytes), at: CubeLayout.fileBytesOffset)
     base.setLE(UInt32(h.width), at: CubeLayout.widthOffset)
@@ -290,8 +403,8 @@ public final class CubeWriter {
       base.setLE(metric.scale, at: entry + CubeLayout.scaleOffset)
       base.setLE(metric.offset, at: entry + CubeLayout.valueOffsetOffset)
       base.setLE(UInt64(plan.dataOffsets[index]), at: entry + CubeLayout.dataOffsetOffset)
-      base.setLE(UInt64(plan.dataBytes), at: entry + CubeLayout.dataBytesOffset)
-      let data = UnsafeRawBufferPointer(start: base + plan.dataOffsets[index], count: plan.dataBytes)
+      base.setLE(UInt64(plan.dataBytes[index]), at: entry + CubeLayout.dataBytesOffset)
+      let data = UnsafeRawBufferPointer(start: base + plan.dataOffsets[index], count: plan.dataBytes[index])
       base.setLE(XXH64.hash(data), at: entry + CubeLayout.dataChecksumOffset)
     }
     // The header checksum covers the whole header with its own field still zero.

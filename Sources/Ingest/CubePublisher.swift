@@ -1,12 +1,16 @@
 import CubeFormat
 import Dispatch
 import Foundation
+import Meteorology
 import Synchronization
 import UTCTime
 
 /// Writes an ingest plan into a cube, streaming step by step, and publishes it atomically.
 enum CubePublisher {
-  static func publish(_ plan: IngestPlan, store: String, model: String) throws(IngestError) -> Ingestor.Published {
+  /// Writes `plan` at the metric table's precisions, or those of `precision` where it names one.
+  static func publish(
+    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:]
+  ) throws(IngestError) -> Ingestor.Published {
     // The grid needs no check here: every convention validates each input file's grid
     // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
     let first = plan.steps[0]
@@ -20,7 +24,9 @@ enum CubePublisher {
       gridSpacing: CubeLimits.gridSpacing.contains(plan.gridSpacing) ? plan.gridSpacing : 0,
       projection: plan.projection,
       metrics: plan.metrics.map {
-        CubeMetric(name: $0.name, unit: $0.unit, temporal: $0.temporal.rawValue, scale: $0.step ?? 1, offset: $0.offset)
+        CubeMetric(
+          name: $0.name, unit: $0.unit, temporal: $0.temporal.rawValue, scale: precision[$0] ?? $0.step ?? 1,
+          offset: $0.offset)
       })
     // Checked before anything is written, so that the error names the input rather than
     // the cube that would have been: a WRF file whose DX is NaN, say.
@@ -56,7 +62,7 @@ enum CubePublisher {
             throw IngestError(
               path: step.path, variable: metric.name,
               reason:
-                "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(metric.offset)…\(metric.maximum)"
+                "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
             )
           }
         }

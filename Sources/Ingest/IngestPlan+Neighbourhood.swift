@@ -5,8 +5,8 @@ extension IngestPlan {
   /// every convention alike: the neighbourhood needs only the hour's amount and the grid.
   /// A plan without rain, or whose grid is beyond the neighbourhood's bound on work, is
   /// returned with a warning naming what is missing, and `precipitation_probability` is
-  /// then unavailable from its cubes.
-  func addingPrecipitationNeighbourhood() -> IngestPlan {
+  /// then unavailable from its cubes. `rainStep` is the precision rain is stored at.
+  func addingPrecipitationNeighbourhood(rainStep: Double = Metric.rain.step ?? 0.1) -> IngestPlan {
     let names = "\(Metric.precipitationNeighbourhood.name), \(Metric.precipitationProbability.name)"
     let label = steps.first?.path ?? domain
     guard let rainSlot = metrics.firstIndex(of: .rain) else {
@@ -14,7 +14,8 @@ extension IngestPlan {
     }
     let neighbourhood: PrecipitationNeighbourhood
     do {
-      neighbourhood = try PrecipitationNeighbourhood(latitudes: latitudes, longitudes: longitudes)
+      neighbourhood = try PrecipitationNeighbourhood(
+        latitudes: latitudes, longitudes: longitudes, rainStep: rainStep)
     } catch {
       return with(warning: "no \(names): \(error.reason) (\(label))")
     }

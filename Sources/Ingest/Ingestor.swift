@@ -1,4 +1,5 @@
 import CubeFormat
+import Meteorology
 
 /// Ingests a run's NetCDF files into cubes, one per domain, published atomically in a store.
 public enum Ingestor {
@@ -12,12 +13,19 @@ public enum Ingestor {
     public var convention: Convention
     /// Variables (and units) to use for metrics, ahead of discovery (CF files).
     public var map: VariableMap?
+    /// Quantization steps that replace the metric table's (`Metric.precisions`, checked
+    /// with `Metric.precisionProblem`).
+    public var precision: [Metric: Double]
 
-    public init(store: String, model: String? = nil, convention: Convention = .auto, map: VariableMap? = nil) {
+    public init(
+      store: String, model: String? = nil, convention: Convention = .auto, map: VariableMap? = nil,
+      precision: [Metric: Double] = [:]
+    ) {
       self.store = store
       self.model = model
       self.convention = convention
       self.map = map
+      self.precision = precision
     }
   }
 
@@ -67,6 +75,9 @@ public enum Ingestor {
       throw IngestError(
         path: map.path, reason: "a variable map applies to CF files; these were read as \(convention.rawValue)")
     }
+    for (metric, step) in options.precision {
+      if let problem = metric.precisionProblem(step) { throw IngestError(path: "--precision", reason: problem) }
+    }
     let removed = TemporaryFiles.removeStale(in: options.store)
     let plans: [IngestPlan]
     switch convention {
@@ -79,10 +90,12 @@ public enum Ingestor {
     for conventionPlan in plans {
       // The neighbourhood share of rain is computed alike for every convention, from the
       // plan's own rain.
-      let plan = conventionPlan.addingPrecipitationNeighbourhood()
+      let plan = conventionPlan.addingPrecipitationNeighbourhood(
+        rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1)
       warnings += plan.warnings
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
-      published.append(try CubePublisher.publish(plan, store: options.store, model: model))
+      published.append(
+        try CubePublisher.publish(plan, store: options.store, model: model, precision: options.precision))
     }
     return Report(
       convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed)

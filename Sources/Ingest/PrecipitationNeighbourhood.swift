@@ -13,9 +13,9 @@ import Meteorology
 /// included), whatever the grid: a projected domain, a latitude/longitude grid whose
 /// spacing shrinks towards the poles, a global grid across its longitude seam. A cell is
 /// wet when its `rain` *as stored* is at least 0.1 mm, that is when the derived amount
-/// quantizes to a word of at least 10 (0.01 mm a word): an amount of 0.095 mm counts,
-/// 0.0949 mm does not, so a count over the cube's stored rain gives the same answer as
-/// ingest. The value is 100 · wet / known over the neighbourhood's cells with a known
+/// quantizes to a word of at least 0.1 mm over the cube's rain precision (at the default
+/// 0.1 mm a word, an amount of 0.05 mm counts, 0.0499 mm does not), so a count over the
+/// cube's stored rain gives the same answer as ingest. The value is 100 · wet / known over the neighbourhood's cells with a known
 /// amount, and NaN where the cell's own amount is unknown.
 ///
 /// **Cost.** The neighbourhoods are found once per grid and kept as runs of consecutive
@@ -51,14 +51,14 @@ struct PrecipitationNeighbourhood {
 
   /// The neighbourhoods of the grid whose cell centres are `latitudes`/`longitudes`
   /// (degrees, any row-major order).
-  init(latitudes: [Float], longitudes: [Float]) throws(Refusal) {
+  init(latitudes: [Float], longitudes: [Float], rainStep: Double = Metric.rain.step ?? 0.1) throws(Refusal) {
     let cells = latitudes.count
     guard cells == longitudes.count, cells < Int(Int32.max) else {
       throw Refusal(reason: "the grid has too many cells (\(cells)) to index")
     }
     rain = CubeMetric(
       name: Metric.rain.name, unit: Metric.rain.unit, temporal: Metric.rain.temporal.rawValue,
-      scale: Metric.rain.step ?? 0.01, offset: Metric.rain.offset)
+      scale: rainStep, offset: Metric.rain.offset)
     thresholdWord = rain.quantize(Self.threshold) ?? 10
     let points = (0..<cells).map { UnitVector(latitude: Double(latitudes[$0]), longitude: Double(longitudes[$0])) }
     // Two points within the radius are at most this chord apart, so in the same or adjacent

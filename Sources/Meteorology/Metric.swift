@@ -1,8 +1,11 @@
 /// A quantity nwpcube answers for a point and time.
 ///
 /// Names follow the legacy mobile client where one exists, Open-Meteo's otherwise. Stored
-/// metrics are quantized to 16 bits as `offset + step · q` (q in 0…65534; 65535 means
-/// missing), so a stored value is within `step / 2` of the derived one. The others are
+/// metrics are quantized as `offset + step · q` (q in 0…65534; 65535 means missing), so a
+/// stored value is within `step / 2` of the derived one. The step is the metric's
+/// precision, chosen by meteorology: finer than the model's own accuracy, and Open-Meteo's
+/// where it has one (0.05 K, 0.1 m/s, 0.1 hPa, 0.1 mm, 1 %); `ingest --precision`
+/// overrides it (`Metric+Precision.swift`). The others are
 /// computed at query time (`origin`): `wind_vel` and `wind_dir` from the stored
 /// earth-relative `wind_u`/`wind_v`, so that interpolation in space and time happens on
 /// vectors, never on angles; `is_day` from the sun's position; `precipitation_probability`
@@ -48,7 +51,8 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   public var name: String { entry.name }
   /// Its unit, e.g. `°C`.
   public var unit: String { entry.unit }
-  /// The quantization step in `unit`; nil for metrics computed at query time.
+  /// The default quantization step (precision) in `unit`; nil for metrics computed at
+  /// query time.
   public var step: Double? { entry.origin == .stored ? entry.step : nil }
   /// The value stored as q = 0.
   public var offset: Double { entry.offset }
@@ -166,66 +170,66 @@ extension Metric {
     switch self {
     case .temp:
       Definition(
-        "temp", needs: "T2", "°C", step: 0.01, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
+        "temp", needs: "T2", "°C", step: 0.05, offset: -150, range: -100...70, quantity: .temperature, "T2 − 273.15")
     case .hum:
       Definition(
-        "hum", needs: "T2, Q2, PSFC", "%", step: 0.01, range: 0...100, quantity: .share,
+        "hum", needs: "T2, Q2, PSFC", "%", step: 1, range: 0...100, quantity: .share,
         "2 m relative humidity from T2, Q2, PSFC (Bolton), clamped to 0–100")
     case .dewPoint:
       Definition(
-        "dew_point", needs: "Q2, PSFC", "°C", step: 0.01, offset: -150, range: -150...70, quantity: .temperature,
+        "dew_point", needs: "Q2, PSFC", "°C", step: 0.05, offset: -150, range: -150...70, quantity: .temperature,
         "from Q2 and PSFC, inverse Bolton, vapour pressure floored at 0.001 hPa")
     case .rain:
       Definition(
-        "rain", needs: "RAINC or RAINNC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "rain", needs: "RAINC or RAINNC", "mm", step: 0.1, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "precipitation in the hour ending at t: RAINC+RAINNC(+RAINSH)(+buckets) deaccumulated")
     case .snow:
       Definition(
-        "snow", needs: "SNOWNC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "snow", needs: "SNOWNC", "mm", step: 0.1, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "snow water equivalent in the hour ending at t: SNOWNC deaccumulated")
     case .cloud:
       Definition(
-        "cloud", needs: "CLDFRA, or QVAPOR, P, PB, T", "%", step: 0.01, range: 0...100, quantity: .share,
+        "cloud", needs: "CLDFRA, or QVAPOR, P, PB, T", "%", step: 1, range: 0...100, quantity: .share,
         "100 · max over levels of CLDFRA")
     case .windVel:
       Definition(
         "wind_vel", needs: "U10, V10 and the grid angle", "m/s", step: 0, range: 0...464, quantity: .windSpeed,
         origin: .windComponents,
-        "speed of (wind_u, wind_v); error ≤ 0.0071 m/s from quantization")
+        "speed of (wind_u, wind_v); error ≤ 0.071 m/s from quantization")
     case .windDir:
       Definition(
         "wind_dir", needs: "U10, V10 and the grid angle", "°", step: 0, decimals: 1, range: 0...360,
         origin: .windComponents,
-        "direction the wind blows from, (270 − atan2(v, u)) mod 360; error ≤ asin(0.0071/speed)")
+        "direction the wind blows from, (270 − atan2(v, u)) mod 360; error ≤ asin(0.071/speed)")
     case .windU:
       Definition(
-        "wind_u", needs: "U10, V10 and the grid angle", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67,
+        "wind_u", needs: "U10, V10 and the grid angle", "m/s", step: 0.1, offset: -327.67, range: -327.67...327.67,
         quantity: .windSpeed,
         "earth-relative eastward 10 m wind (U10/V10 rotated by the grid angle)")
     case .windV:
       Definition(
-        "wind_v", needs: "U10, V10 and the grid angle", "m/s", step: 0.01, offset: -327.67, range: -327.67...327.67,
+        "wind_v", needs: "U10, V10 and the grid angle", "m/s", step: 0.1, offset: -327.67, range: -327.67...327.67,
         quantity: .windSpeed,
         "earth-relative northward 10 m wind (U10/V10 rotated by the grid angle)")
     case .atmPress:
       Definition(
-        "atm_press", needs: "PSFC, HGT, T2", "hPa", step: 0.01, offset: 500, range: 500...1155, quantity: .pressure,
+        "atm_press", needs: "PSFC, HGT, T2", "hPa", step: 0.1, offset: 500, range: 500...1155, quantity: .pressure,
         "sea-level pressure: PSFC·(1 − 0.0065·HGT/(T2 + 0.0065·HGT))^−5.257 / 100")
     case .sfcPress:
-      Definition("sfc_press", needs: "PSFC", "hPa", step: 0.02, range: 0...1310, quantity: .pressure, "PSFC / 100")
+      Definition("sfc_press", needs: "PSFC", "hPa", step: 0.1, range: 0...1310, quantity: .pressure, "PSFC / 100")
     case .shortwave:
       Definition(
-        "shortwave", needs: "SWDOWN", "W/m²", step: 0.1, decimals: 1, range: 0...1500,
+        "shortwave", needs: "SWDOWN", "W/m²", step: 1, decimals: 1, range: 0...1500,
         "SWDOWN, downward shortwave flux at the surface")
     case .apparentTemp:
       Definition(
-        "apparent_temp", needs: "T2, Q2, PSFC, U10, V10 (and SWDOWN)", "°C", step: 0.01, offset: -150,
+        "apparent_temp", needs: "T2, Q2, PSFC, U10, V10 (and SWDOWN)", "°C", step: 0.05, offset: -150,
         range: -150...100, quantity: .temperature,
         "Steadman's apparent temperature, BoM form as Open-Meteo computes it: Ta + 0.348·e − 0.70·ws + 0.70·Q/(ws + 10) − 4.25, ws = 0.75 × 10 m wind, Q = max(0, 0.1·(SWDOWN − 550)), Q = 0 without SWDOWN"
       )
     case .visibility:
       Definition(
-        "visibility", needs: "QVAPOR, P, PB, T (and QCLOUD, QRAIN, QICE, QSNOW) at the lowest levels", "m", step: 1,
+        "visibility", needs: "QVAPOR, P, PB, T (and QCLOUD, QRAIN, QICE, QSNOW) at the lowest levels", "m", step: 10,
         decimals: 0, range: 0...24135, quantity: .visibility,
         "the lower of UPP CALVIS extinction from QCLOUD, QRAIN, QICE, QSNOW at the lowest model level and CALVIS_GSD's haze term 90 km·exp(−2.5·min(0.8, max(0, RH − 0.15))) of the lowest two levels; capped at 24,135 m"
       )
@@ -236,28 +240,28 @@ extension Metric {
       )
     case .showers:
       Definition(
-        "showers", needs: "RAINC", "mm", step: 0.01, .hourlyAmount, range: 0...655, quantity: .precipitation,
+        "showers", needs: "RAINC", "mm", step: 0.1, .hourlyAmount, range: 0...655, quantity: .precipitation,
         "convective precipitation in the hour ending at t: RAINC+RAINSH deaccumulated")
     case .snowfall:
       Definition(
-        "snowfall", needs: "SNOWNC", "cm", step: 0.01, .hourlyAmount, range: 0...655,
+        "snowfall", needs: "SNOWNC", "cm", step: 0.1, .hourlyAmount, range: 0...655,
         "snow depth fallen in the hour ending at t: SNOWNC deaccumulated (mm water) × 0.7 cm/mm, Open-Meteo's 7:1 snow-to-liquid ratio"
       )
     case .cloudLow:
       Definition(
-        "cloud_low", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
+        "cloud_low", needs: "CLDFRA, P, PB", "%", step: 1, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with p > 800 hPa")
     case .cloudMid:
       Definition(
-        "cloud_mid", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
+        "cloud_mid", needs: "CLDFRA, P, PB", "%", step: 1, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with 450 hPa < p ≤ 800 hPa")
     case .cloudHigh:
       Definition(
-        "cloud_high", needs: "CLDFRA, P, PB", "%", step: 0.01, range: 0...100, quantity: .share,
+        "cloud_high", needs: "CLDFRA, P, PB", "%", step: 1, range: 0...100, quantity: .share,
         "100 · max of CLDFRA at levels with p ≤ 450 hPa")
     case .windGusts:
       Definition(
-        "wind_gusts", needs: "PBLH, U, V, PH, PHB, U10, V10", "m/s", step: 0.01, range: 0...655, quantity: .windSpeed,
+        "wind_gusts", needs: "PBLH, U, V, PH, PHB, U10, V10", "m/s", step: 0.1, range: 0...655, quantity: .windSpeed,
         "UPP CALGUST: the 10 m wind plus the difference to the wind at the top of the boundary layer (PBLH), damped by 1 − min(0.5, PBLH/2000 m)"
       )
     case .isDay:
@@ -266,7 +270,7 @@ extension Metric {
         "1 when the sun's centre is above the horizon at the point and instant (NOAA solar position), else 0")
     case .precipitationNeighbourhood:
       Definition(
-        "precip_neighbourhood", needs: "RAINC or RAINNC", "%", step: 0.01, .hourlyAmount, range: 0...100,
+        "precip_neighbourhood", needs: "RAINC or RAINNC", "%", step: 1, .hourlyAmount, range: 0...100,
         quantity: .share,
         "this run's share of the cells within 25 km (great circle, the cell included) with ≥ 0.1 mm of rain as stored in the hour ending at t"
       )

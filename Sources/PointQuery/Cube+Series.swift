@@ -20,9 +20,9 @@ extension Cube {
   }
 
   /// Writes `metric`'s values at the steps whose indices are `range` into `output` (NaN
-  /// where missing), without allocating: a point's series of one stored metric is one
-  /// contiguous run of words. `foreignHandle` when another cube made `metric` or
-  /// `location`.
+  /// where missing), without allocating: a point's series of one stored metric is decoded
+  /// in one sequential pass, a chunk of words at a time on the stack. `foreignHandle` when
+  /// another cube made `metric` or `location`.
   /// - Precondition: `output` holds `range.count` values and `range` lies in
   ///   `0..<stepCount`.
   @inlinable
@@ -37,10 +37,14 @@ extension Cube {
     case .stored(let slot):
       if location.method == .nearest {
         let decoding = decodings[slot]
-        file.withSeries(metric: slot, cell: location.cell) { words in
-          for (index, step) in range.enumerated() {
-            let word = UInt16(littleEndian: words[step])
-            output[index] = word == CubeMetric.missing ? .nan : decoding.value(word)
+        forEachChunk(of: range) { chunk, done in
+          withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.chunkSteps) { words in
+            guard let start = words.baseAddress else { return }
+            file.words(metric: slot, cell: location.cell, steps: chunk, into: start)
+            for index in 0..<chunk.count {
+              let word = words[index]
+              output[done &+ index] = word == CubeMetric.missing ? .nan : decoding.value(word)
+            }
           }
         }
       } else {
@@ -51,19 +55,21 @@ extension Cube {
     case .windSpeed(let u, let v), .windDirection(let u, let v):
       let speed = if case .windSpeed = metric.source { true } else { false }
       if location.method == .nearest {
-        // Both components are contiguous runs of words at the cell: read them directly.
+        // Both components are series at the cell: decode them a chunk at a time.
         let (east, north) = (decodings[u], decodings[v])
-        file.withSeries(metric: u, cell: location.cell) { eastWords in
-          file.withSeries(metric: v, cell: location.cell) { northWords in
-            for (index, step) in range.enumerated() {
-              let a = UInt16(littleEndian: eastWords[step])
-              let b = UInt16(littleEndian: northWords[step])
+        forEachChunk(of: range) { chunk, done in
+          withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 2 * Self.chunkSteps) { words in
+            guard let start = words.baseAddress else { return }
+            file.words(metric: u, cell: location.cell, steps: chunk, into: start)
+            file.words(metric: v, cell: location.cell, steps: chunk, into: start + Self.chunkSteps)
+            for index in 0..<chunk.count {
+              let (a, b) = (words[index], words[Self.chunkSteps &+ index])
               guard a != CubeMetric.missing, b != CubeMetric.missing else {
-                output[index] = .nan
+                output[done &+ index] = .nan
                 continue
               }
               let (x, y) = (east.value(a), north.value(b))
-              output[index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
+              output[done &+ index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
             }
           }
         }
@@ -144,8 +150,22 @@ extension Cube {
       preconditionFailure("words of a metric that is not one stored word per value")
     }
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
-    file.withSeries(metric: slot, cell: location.cell) { words in
-      for (index, step) in range.enumerated() { output[index] = UInt16(littleEndian: words[step]) }
+    guard let start = output.baseAddress, !range.isEmpty else { return }
+    file.words(metric: slot, cell: location.cell, steps: range, into: start)
+  }
+
+  /// Steps decoded at a time into a buffer on the stack by `series`: a week of hours fits.
+  @inlinable static var chunkSteps: Int { 192 }
+
+  /// Calls `body` with consecutive pieces of `range`, at most `chunkSteps` long, and the
+  /// number of steps before each.
+  @inlinable @inline(__always)
+  func forEachChunk(of range: Range<Int>, _ body: (Range<Int>, Int) -> Void) {
+    var first = range.lowerBound
+    while first < range.upperBound {
+      let last = min(first &+ Self.chunkSteps, range.upperBound)
+      body(first..<last, first &- range.lowerBound)
+      first = last
     }
   }
 

@@ -15,8 +15,18 @@ struct InfoCommand: ParsableCommand {
   @Argument(help: "A .cube file.")
   var cube: String
 
+  @Flag(
+    help:
+      "Print one JSON object: format_version, file_bytes, cells, steps, and for each metric its name, unit, precision, stored_bytes (its data: table and payloads, or 16-bit words) and bytes_per_value."
+  )
+  var json = false
+
   func run() throws {
     let file = try CubeFile(path: cube)
+    if json {
+      print(Self.json(file))
+      return
+    }
     let h = file.header
     let latitudes = file.latitudes
     let longitudes = file.longitudes
@@ -39,13 +49,15 @@ struct InfoCommand: ParsableCommand {
     let (values, overflow) = perStep.multipliedReportingOverflow(by: h.stepCount)
     let perValue =
       overflow || perStepOverflow || values <= 0 ? "?" : String(format: "%.3f", Double(file.fileBytes) / Double(values))
+    print("format    version \(file.formatVersion)")
     print(
       "size      \(file.fileBytes) bytes for \(overflow || perStepOverflow ? "?" : String(values)) values (\(perValue) bytes per value)"
     )
     // As wide as the catalogue's longest name, so that the columns line up.
     let nameWidth = Metric.queryable.map(\.name.count).max() ?? 11
-    print("metrics   \("name".padded(nameWidth)) unit     step     range                  time")
-    for metric in h.metrics {
+    print("metrics   \("name".padded(nameWidth)) unit     precision range                  time      bytes/value")
+    let stepValues = Double(h.cells) * Double(h.stepCount)
+    for (index, metric) in h.metrics.enumerated() {
       let kind =
         switch Metric.Temporal(rawValue: metric.temporal) {
         case .instant: "instant"
@@ -56,14 +68,32 @@ struct InfoCommand: ParsableCommand {
       let decimals = Self.decimals(for: metric.scale)
       let range =
         "\(JSONText.number(metric.range.lowerBound, decimals: decimals))…\(JSONText.number(metric.range.upperBound, decimals: decimals))"
+      let perValue = String(format: "%.3f", Double(file.dataBytes[index]) / stepValues)
       print(
-        "          \(metric.name.padded(nameWidth)) \(metric.unit.padded(8)) \(String(metric.scale).padded(8)) \(range.padded(22)) \(kind)"
+        "          \(metric.name.padded(nameWidth)) \(metric.unit.padded(8)) \(String(metric.scale).padded(9)) \(range.padded(22)) \(kind.padded(9)) \(perValue)"
       )
     }
   }
 }
 
 extension InfoCommand {
+  /// The cube as one JSON object: `{"format_version": N, "file_bytes": N, "cells": N,
+  /// "steps": N, "metrics": [{"name", "unit", "precision", "stored_bytes",
+  /// "bytes_per_value"}, …]}`. A metric's stored bytes are its share of the file: its
+  /// section (table and payloads) in version 2, its 2 × cells × steps words in version 1,
+  /// so that the bytes per value of any subset of metrics can be added up.
+  static func json(_ file: CubeFile) -> String {
+    let h = file.header
+    let values = Double(h.cells) * Double(h.stepCount)
+    let metrics = h.metrics.enumerated().map { index, metric in
+      let bytes = file.dataBytes[index]
+      return
+        "{\"name\": \(JSONText.string(metric.name)), \"unit\": \(JSONText.string(metric.unit)), \"precision\": \(metric.scale), \"stored_bytes\": \(bytes), \"bytes_per_value\": \(Double(bytes) / values)}"
+    }
+    return
+      "{\"format_version\": \(file.formatVersion), \"file_bytes\": \(file.fileBytes), \"cells\": \(h.cells), \"steps\": \(h.stepCount), \"metrics\": [\(metrics.joined(separator: ", "))]}"
+  }
+
   /// A step length as people say it: `1 h`, `15 min`, `30 s`.
   static func duration(_ seconds: Int64) -> String {
     if seconds % 3600 == 0 { return "\(seconds / 3600) h" }

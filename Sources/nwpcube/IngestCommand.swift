@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ingest
+import Meteorology
 
 #if canImport(Glibc)
   import Glibc
@@ -37,18 +38,30 @@ struct IngestCommand: ParsableCommand {
       discussion: #"Example: {"temp": {"variable": "TAIR2", "units": "degF"}}"#))
   var map: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Quantization steps replacing the metric table's, name=step pairs (e.g. temp=0.01,rain=0.05).",
+      discussion:
+        "Each step is in the metric's unit; a value is stored within half its step. Categories (weather_code) are stored exactly and take no step. 'v1' stores every metric at the steps of cubes before format version 2 (0.01 in most units)."
+    ))
+  var precision: String?
+
   @Argument(help: "NetCDF files of one run: WRF wrfout files, MM5 output in NetCDF, or CF files such as GFS or ERA5.")
   var files: [String]
 
   func validate() throws {
     guard !files.isEmpty else { throw ValidationError("give at least one NetCDF file of the run") }
+    if let precision, case .failure(let error) = Metric.precisions(precision) {
+      throw ValidationError("--precision: \(error.reason)")
+    }
   }
 
   func run() throws {
     keepFreedMemory()
     let variableMap = try map.map { (path) throws(IngestError) in try VariableMap(path: path) }
+    let steps = try precision.map { try Metric.precisions($0).get() } ?? [:]
     let report = try Ingestor.run(
-      files, options: .init(store: store, model: model, convention: convention, map: variableMap))
+      files, options: .init(store: store, model: model, convention: convention, map: variableMap, precision: steps))
     for leftover in report.removedTemporaryFiles { printError(leftover.description) }
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }

@@ -58,14 +58,19 @@ private func flip(_ path: String, at offset: Int) throws {
         #expect(abs(value - (Double(cell) + Double(step) / 10 + 0.004)) <= 0.005 + 1e-9)
       }
       #expect(file.header.metrics[1].decode(file.word(metric: 1, cell: cell, step: 0)) == nil)
-      file.withSeries(metric: 1, cell: cell) { series in
-        #expect(series.count == header.stepCount)
-        #expect(file.header.metrics[1].decode(UInt16(littleEndian: series[3])) == Double(cell) * 0.5)
+      var series = [UInt16](repeating: 0, count: header.stepCount)
+      series.withUnsafeMutableBufferPointer { buffer in
+        guard let start = buffer.baseAddress else { return }
+        file.words(metric: 1, cell: cell, steps: 0..<header.stepCount, into: start)
       }
+      #expect(series[0] == CubeMetric.missing)
+      #expect(file.header.metrics[1].decode(series[3]) == Double(cell) * 0.5)
     }
-    // 2 bytes per value plus header and geometry, nothing more.
+    // At most 2 bytes per value plus header, geometry, each section's table (8 bytes a
+    // cell) and padding: version 2 packs these series into fewer bits than 16.
     let values = header.cells * header.stepCount * header.metrics.count
-    #expect(file.fileBytes <= 2 * values + 256 + 96 * 2 + 8 * header.cells + 3 * 64)
+    #expect(file.formatVersion == 2)
+    #expect(file.fileBytes <= 2 * values + 256 + 96 * 2 + 8 * header.cells * 3 + 3 * 64 + 16)
   }
 
   /// `quantize` rounds without libm; the word must be the one `rounded()` gives for every
@@ -187,7 +192,7 @@ private func flip(_ path: String, at offset: Int) throws {
     #expect(try reason { try flip($0, at: 600) } == "corrupted: geometry checksum mismatch")
     #expect(try reason { try flip($0, at: 30) } == "corrupted: header checksum mismatch")
     #expect(try reason { try flip($0, at: 0) } == "not an nwpcube cube: bad magic number")
-    #expect(try reason { try flip($0, at: 8) }.hasPrefix("cube format version 0 is not supported"))
+    #expect(try reason { try flip($0, at: 8) }.hasPrefix("cube format version 3 is not supported"))
     #expect(
       try reason { try String(repeating: "x", count: 4000).write(toFile: $0, atomically: true, encoding: .utf8) }
         == "not an nwpcube cube: bad magic number")

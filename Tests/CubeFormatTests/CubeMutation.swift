@@ -136,6 +136,37 @@ struct CubeField: Sendable {
     }
   }
 
+  /// The entries of a few cells of each version 2 section (payload offset, reference word,
+  /// bit width, reserved byte) and the first bytes of their payloads: the fields behind
+  /// the data checksums that only a version 2 cube has. None in a version 1 cube.
+  static func sections(in base: [UInt8], metricCount: Int) -> [CubeField] {
+    let raw = RawCube(base)
+    guard raw.version == 2 else { return [] }
+    var fields: [CubeField] = []
+    for metric in 0..<metricCount {
+      for cell in Set([0, 1, raw.cells / 2, raw.cells - 1]).sorted() {
+        let at = raw.dataOffset(metric) + 8 * cell
+        let label = "metric \(metric) cell \(cell)"
+        fields += [
+          CubeField(name: "\(label) payload offset", offset: at, kind: .integer(4)),
+          CubeField(name: "\(label) reference", offset: at + 4, kind: .integer(2)),
+          CubeField(name: "\(label) bit width", offset: at + 6, kind: .integer(1)),
+          CubeField(name: "\(label) reserved", offset: at + 7, kind: .raw(1)),
+        ]
+        let entry = raw.cellEntry(metric, cell: cell)
+        if entry.width > 0 {
+          fields.append(
+            CubeField(name: "\(label) payload", offset: raw.dataOffset(metric) + entry.offset, kind: .raw(1)))
+        }
+      }
+      // The padding after the last payload.
+      fields.append(
+        CubeField(
+          name: "metric \(metric) padding", offset: raw.dataOffset(metric) + raw.dataBytes(metric) - 8, kind: .raw(8)))
+    }
+    return fields
+  }
+
   /// The header's integer fields, whose values are tried in every other integer field.
   private static let integerFieldOffsets: [(offset: Int, mask: UInt64)] = [
     (12, 0xFFFF_FFFF), (16, .max), (24, 0xFFFF_FFFF), (28, 0xFFFF_FFFF), (32, 0xFFFF_FFFF), (36, 0xFFFF_FFFF),
@@ -164,7 +195,7 @@ struct CubeMutation: Sendable {
   /// two to four fields at once, drawn from `seed`.
   static func generate(base: [UInt8], metricCount: Int, randomCount: Int, seed: UInt64) -> [CubeMutation] {
     var random = TestRandom(seed: seed)
-    let fields = CubeField.all(metricCount: metricCount)
+    let fields = CubeField.all(metricCount: metricCount) + CubeField.sections(in: base, metricCount: metricCount)
     let values = fields.map { $0.values(in: base, random: &random) }
     var mutations: [CubeMutation] = []
     for (field, choices) in zip(fields, values) {

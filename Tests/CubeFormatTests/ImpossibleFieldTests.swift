@@ -55,16 +55,18 @@ import _TestSupport
       "corrupted: step count 4294967295 is not in 1…1000000"
     ),
     (
+      // Version 2's sections keep their sizes, so the file still adds up: the first table
+      // entry past cell 0 finds its payload one step's bits early.
       "shape of the right size class", [(32, littleEndian(6, count: 4))],
-      "corrupted: shape 6×4×6 with 3 metrics and a terrain section does not match the file's 1656 bytes"
+      "corrupted: metric 0 (temp) cell 1 payload offset 199 is not 200, where the payload before it ends"
     ),
     (
       "data offset 2^64-1", [(256 + 96 + 64, littleEndian(.max, count: 8))],
-      "corrupted: metric 1 (rain) data offset 18446744073709551615 is not 1024, where a 6×4×5 cube's block 1 starts"
+      "corrupted: metric 1 (rain) data offset 18446744073709551615 is not 1152, where a 6×4×5 cube's block 1 starts"
     ),
     (
       "data bytes 2^63", [(256 + 72, littleEndian(1 << 63, count: 8))],
-      "corrupted: metric 0 (temp) data bytes 9223372036854775808 is not 240, the size of a 6×4×5 block"
+      "corrupted: shape 6×4×5 with 3 metrics and a terrain section and data sections of 9223372036854775808, 350, 201 bytes does not match the file's 1912 bytes"
     ),
     (
       "scale that overflows", [(256 + 96 + 48, littleEndian(1e305.bitPattern, count: 8))],
@@ -129,7 +131,12 @@ import _TestSupport
     #expect(error?.reason == reason, "\(name)")
     let queryError = #expect(throws: QueryError.self, "\(name)") { try Cube(path: path) }
     #expect(queryError?.description == "\(path): \(reason)", "\(name)")
-    // Every case here is in the header, which reading the header alone refuses alike.
+    // Every case here is in the header, which reading the header alone refuses alike, but
+    // for the one found in a section's table, which the header alone does not read.
+    guard !reason.contains("payload offset") else {
+      #expect(try CubeFile.header(path: path).stepCount == 6)
+      return
+    }
     let headerError = #expect(throws: CubeError.self, "\(name)") { try CubeFile.header(path: path) }
     #expect(headerError?.reason == reason, "header alone: \(name)")
   }
@@ -163,7 +170,7 @@ import _TestSupport
     #expect(described.status == 0, "\(described.standardError)")
     #expect(described.standardOutput.contains("run 1900010100"))
     #expect(described.standardOutput.contains("time      1900-01-01T00:00:00Z to 1900-05-05T00:00:00Z every 744 h"))
-    #expect(described.standardOutput.contains("1656 bytes for 360 values (4.600 bytes per value)"))
+    #expect(described.standardOutput.contains("1912 bytes for 360 values (5.311 bytes per value)"))
   }
 
   /// The header's projection parameters are only a claim: absurd ones make `MapProjection`

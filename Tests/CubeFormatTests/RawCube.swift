@@ -68,9 +68,47 @@ struct RawCube {
   func offset(_ metric: Int) -> Double { bytes.double(entry(metric) + 56) }
   func dataOffset(_ metric: Int) -> Int { Int(bytes.le(entry(metric) + 64, as: UInt64.self)) }
 
-  /// The stored word of a metric at a cell and step, straight from the bytes.
+  var version: UInt32 { bytes.le(8, as: UInt32.self) }
+  func dataBytes(_ metric: Int) -> Int { Int(bytes.le(entry(metric) + 72, as: UInt64.self)) }
+
+  /// A version 2 cell entry's fields: payload offset, reference word, bit width, reserved.
+  func cellEntry(_ metric: Int, cell: Int) -> (offset: Int, reference: Int, width: Int, reserved: Int) {
+    let at = dataOffset(metric) + 8 * cell
+    return (
+      Int(bytes.le(at, as: UInt32.self)), Int(bytes.le(at + 4, as: UInt16.self)), Int(bytes[at + 6]),
+      Int(bytes[at + 7])
+    )
+  }
+
+  /// The stored word of a metric at a cell and step, straight from the bytes: version 1's
+  /// u16, or version 2's code gathered bit by bit (docs/cube-format.md, "Data sections").
   func word(_ metric: Int, cell: Int, step: Int) -> UInt16 {
-    bytes.le(dataOffset(metric) + 2 * (cell * stepCount + step), as: UInt16.self)
+    guard version == 2 else { return bytes.le(dataOffset(metric) + 2 * (cell * stepCount + step), as: UInt16.self) }
+    let entry = cellEntry(metric, cell: cell)
+    guard entry.width > 0 else { return UInt16(entry.reference) }
+    let payload = dataOffset(metric) + entry.offset
+    var code = 0
+    for bit in 0..<entry.width {
+      let position = step * entry.width + bit
+      code |= Int(bytes[payload + position / 8] >> UInt8(position % 8) & 1) << bit
+    }
+    return code == (1 << entry.width) - 1 ? 0xFFFF : UInt16(entry.reference + code)
+  }
+
+  /// What is wrong with a version 2 section by the documented limits, nil when nothing is.
+  func sectionViolation(_ metric: Int) -> String? {
+    var next = 8 * cells
+    for cell in 0..<cells {
+      let entry = cellEntry(metric, cell: cell)
+      guard entry.reserved == 0, entry.width <= 16 else { return "metric \(metric) cell \(cell) width or reserved" }
+      if entry.width > 0, entry.reference + (1 << entry.width) - 2 > 65534 {
+        return "metric \(metric) cell \(cell) decodes past 65534"
+      }
+      guard entry.offset == next else { return "metric \(metric) cell \(cell) offset \(entry.offset), not \(next)" }
+      next += (stepCount * entry.width + 7) / 8
+    }
+    return next + 8 == dataBytes(metric)
+      ? nil : "metric \(metric) section ends at \(next) + 8, not \(dataBytes(metric))"
   }
 
   /// The value of that word by the header's own scale and offset; nil for 0xFFFF.
@@ -118,6 +156,7 @@ struct RawCube {
       }
       guard temporal(metric) <= 2, sentinel(metric) == 0xFFFF else { return "metric \(metric) kind or sentinel" }
       guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
+      if version == 2, let violation = sectionViolation(metric) { return violation }
     }
     return nil
   }

@@ -14,10 +14,12 @@ import _TestSupport
   /// Far above what a case takes (milliseconds); only a hang reaches it.
   static let timeout = 20.0
 
-  @Test func everyFieldMutationIsRefusedCleanlyOrAnsweredCorrectly() throws {
+  /// Version 2 (with its section tables' fields), and version 1, which readers still read.
+  @Test(arguments: [UInt32(2), 1])
+  func everyFieldMutationIsRefusedCleanlyOrAnsweredCorrectly(version: UInt32) throws {
     let directory = SampleFiles.temporaryDirectory("resealed")
     defer { SampleFiles.remove(directory) }
-    let base = try SmallCube.write(to: "\(directory)/base.cube")
+    let base = try SmallCube.write(to: "\(directory)/base.cube", version: version)
     let mutations = CubeMutation.generate(
       base: base, metricCount: SmallCube.names.count, randomCount: 1_200, seed: 0x5EED_C0BE)
     #expect(mutations.count >= 2_000, "\(mutations.count) mutations")

@@ -13,8 +13,8 @@ enum SmallCube {
   static let names = ["temp", "rain", "hum"]
 
   /// Writes the cube at `path` (without its terrain section when `terrain` is false, as
-  /// cubes were written before the section) and returns its bytes.
-  static func write(to path: String, terrain withTerrain: Bool = true) throws -> [UInt8] {
+  /// cubes were written before the section) in format `version` and returns its bytes.
+  static func write(to path: String, terrain withTerrain: Bool = true, version: UInt32 = 2) throws -> [UInt8] {
     let projection = try MapProjection(
       kind: .lambertConformal, truelat1: 30, truelat2: 60, standardLongitude: -8, poleLatitude: 90,
       gridSpacing: 12_000, origin: (38, -12))
@@ -42,7 +42,7 @@ enum SmallCube {
       landMask: (0..<width * height).map { $0 == 7 ? CubeTerrain.unknownMask : ($0 % width < 3 ? 0 : 1) })
     let writer = try CubeWriter(
       header: header, latitudes: latitudes, longitudes: longitudes, terrain: withTerrain ? terrain : nil,
-      destination: path)
+      destination: path, formatVersion: version)
     let cells = width * height
     for step in 0..<stepCount {
       writer.write(metric: 0, step: step, values: (0..<cells).map { 10 + Double($0) * 0.37 + Double(step) * 1.5 })

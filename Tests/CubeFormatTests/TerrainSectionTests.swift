@@ -102,9 +102,10 @@ import _TestSupport
       bytes.set(littleEndian(5, count: 8), at: 232)
     }
     // The flag cleared on a cube that has the section: the file is longer than its layout.
-    try refusal("corrupted: shape 6×4×5 with 3 metrics does not match the file's \(try Self.fileBytes()) bytes") {
-      bytes, _ in bytes[76] = 0
-    }
+    let sections = try Self.sectionBytes().map(String.init).joined(separator: ", ")
+    try refusal(
+      "corrupted: shape 6×4×5 with 3 metrics and data sections of \(sections) bytes does not match the file's \(try Self.fileBytes()) bytes"
+    ) { bytes, _ in bytes[76] = 0 }
   }
 
   @Test func theWriterRefusesTerrainThatDoesNotFit() throws {
@@ -137,6 +138,14 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("terrain")
     defer { SampleFiles.remove(directory) }
     return try SmallCube.write(to: "\(directory)/size.cube").count
+  }
+
+  /// The sizes of SmallCube's data sections, from its metric table.
+  static func sectionBytes() throws -> [UInt64] {
+    let directory = SampleFiles.temporaryDirectory("terrain")
+    defer { SampleFiles.remove(directory) }
+    let bytes = try SmallCube.write(to: "\(directory)/size.cube")
+    return (0..<SmallCube.names.count).map { bytes.le(256 + 96 * $0 + 72, as: UInt64.self) }
   }
 
   static func terrainOffset() throws -> Int {

@@ -104,10 +104,12 @@ import _TestSupport
       for other in neighbourhood(of: cell) {
         guard let amount = rain(cell: other, step: step) else { continue }
         known += 1
-        // Stored amounts are multiples of 0.01 mm.
+        // Stored amounts are multiples of the cube's rain step (0.1 mm by default).
         if amount >= 0.1 - 1e-9 { wet += 1 }
       }
-      return (100 * Double(wet) / Double(known) / 0.01).rounded() * 0.01
+      // Stored at the cube's own precision for the share.
+      let step = cube.header.metrics.first { $0.name == "precip_neighbourhood" }?.scale ?? 1
+      return (100 * Double(wet) / Double(known) / step).rounded() * step
     }
   }
 

@@ -35,7 +35,8 @@ import _TestSupport
     defer { SampleFiles.remove(directory) }
     let copy = "\(directory)/wrfout_without.nc"
     try WRFFixture.copy(SampleFiles.allvars, to: copy, dropping: Set(dropping))
-    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [copy], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     #expect(report.warnings.contains("\(warning) \(copy)"), "\(report.warnings)")
     let cube = try Cube(path: try #require(report.published.first).path)
     for metric in absent {
@@ -57,7 +58,8 @@ import _TestSupport
     let copy = "\(directory)/wrfout_fallback.nc"
     try WRFFixture.copy(
       SampleFiles.allvars, to: copy, dropping: ["QCLOUD", "QRAIN", "QICE", "QSNOW", "CLDFRA", "SWDOWN"])
-    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [copy], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     for warning in [
       "visibility from relative humidity only: QCLOUD, QRAIN, QICE, QSNOW are missing in \(copy)",
       "cloud_low, cloud_mid, cloud_high from model-level relative humidity: CLDFRA is missing in \(copy)",
@@ -127,7 +129,7 @@ import _TestSupport
       // Some bundled files are grids only (no fields to derive from): refused, not derived.
       guard
         let report = try? Ingestor.run(
-          ["\(root)/\(file)"], options: .init(store: "\(directory)/store\(number)"))
+          ["\(root)/\(file)"], options: .init(store: "\(directory)/store\(number)", precision: Metric.versionOneSteps))
       else { continue }
       for published in report.published {
         let cube = try CubeFile(path: published.path)
@@ -158,7 +160,8 @@ import _TestSupport
     spec.hours = 3
     let path = "\(directory)/mm5_d01.nc"
     try SampleRunGenerator.writeMM5(spec, to: path)
-    let report = try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [path], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     let published = try #require(report.published.first)
     for name in ["apparent_temp", "showers", "weather_code"] {
       #expect(published.metrics.contains(name), "\(published.metrics)")
@@ -236,7 +239,8 @@ import _TestSupport
     }
     file.close()
 
-    let report = try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [path], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     let published = try #require(report.published.first)
     for name in [
       "apparent_temp", "visibility", "showers", "snowfall", "cloud_low", "cloud_mid", "cloud_high", "wind_gusts",

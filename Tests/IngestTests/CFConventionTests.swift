@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import Meteorology
 import NetCDF
 import PointQuery
 import Testing
@@ -56,7 +57,7 @@ private func writeERA5Style(
     let store = SampleFiles.temporaryDirectory("gfs")
     defer { SampleFiles.remove(store) }
     let path = SampleFiles.grid("cf/gfs_1deg_subset.nc")
-    let report = try Ingestor.run([path], options: .init(store: store, model: "gfs"))
+    let report = try Ingestor.run([path], options: .init(store: store, model: "gfs", precision: Metric.versionOneSteps))
     #expect(report.convention == .cf)
     let published = try #require(report.published.first)
     #expect(published.path == "\(store)/gfs/d01/2010102612.cube")
@@ -103,7 +104,7 @@ private func writeERA5Style(
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/era5.nc"
     try writeERA5Style(path)
-    let report = try Ingestor.run([path], options: .init(store: "\(directory)/s"))
+    let report = try Ingestor.run([path], options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
     let published = try #require(report.published.first)
     #expect(published.steps == 3)
     #expect(published.run == "2026013100")
@@ -147,7 +148,8 @@ private func writeERA5Style(
     try writeERA5Style("\(directory)/even.nc")
     try writeERA5Style("\(directory)/uneven.nc", lats: [44, 43, 41.5, 41])
     for (name, code) in [("even", UInt32(6)), ("uneven", 0)] {
-      let report = try Ingestor.run(["\(directory)/\(name).nc"], options: .init(store: "\(directory)/\(name)"))
+      let report = try Ingestor.run(
+        ["\(directory)/\(name).nc"], options: .init(store: "\(directory)/\(name)", precision: Metric.versionOneSteps))
       #expect(!report.warnings.contains { $0.contains("locator") })
       #expect(try Cube(path: try #require(report.published.first).path).header.projection.code == code)
     }
@@ -157,7 +159,8 @@ private func writeERA5Style(
     let directory = SampleFiles.temporaryDirectory("scalar")
     defer { SampleFiles.remove(directory) }
     try writeERA5Style("\(directory)/one.nc", scalarTime: true)
-    let report = try Ingestor.run(["\(directory)/one.nc"], options: .init(store: "\(directory)/s"))
+    let report = try Ingestor.run(
+      ["\(directory)/one.nc"], options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
     #expect(report.published.first?.steps == 1)
   }
 
@@ -170,18 +173,24 @@ private func writeERA5Style(
     try file.defineVariable("foo", type: .float, dimensions: ["x"])
     try file.endDefinitions()
     file.close()
-    let unknown = #expect(throws: IngestError.self) { try Ingestor.run([bare], options: .init(store: directory)) }
+    let unknown = #expect(throws: IngestError.self) {
+      try Ingestor.run([bare], options: .init(store: directory, precision: Metric.versionOneSteps))
+    }
     #expect(unknown?.description.hasPrefix("\(bare): no known convention: looked for WRF") == true)
     #expect(unknown?.description.contains("CF (latitude and longitude coordinate variables") == true)
 
     let odd = "\(directory)/odd.nc"
     try writeERA5Style(odd, temperatureUnits: "furlongs")
-    let units = #expect(throws: IngestError.self) { try Ingestor.run([odd], options: .init(store: directory)) }
+    let units = #expect(throws: IngestError.self) {
+      try Ingestor.run([odd], options: .init(store: directory, precision: Metric.versionOneSteps))
+    }
     #expect(
       units?.description == "\(odd): t2m: units \"furlongs\" cannot be converted to °C for 2 m air_temperature")
 
     let wrongConvention = #expect(throws: IngestError.self) {
-      try Ingestor.run([SampleFiles.grid("cf/gfs_1deg_subset.nc")], options: .init(store: directory, convention: .wrf))
+      try Ingestor.run(
+        [SampleFiles.grid("cf/gfs_1deg_subset.nc")],
+        options: .init(store: directory, convention: .wrf, precision: Metric.versionOneSteps))
     }
     #expect(wrongConvention?.description.contains("required variable is missing") == true)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import Meteorology
 import NetCDF
 import PointQuery
 import Testing
@@ -92,7 +93,7 @@ private struct RawWRF {
   func everyDerivedMetricMatchesAnIndependentComputation(path: String) throws {
     let store = SampleFiles.temporaryDirectory("derive")
     defer { SampleFiles.remove(store) }
-    let report = try Ingestor.run([path], options: .init(store: store))
+    let report = try Ingestor.run([path], options: .init(store: store, precision: Metric.versionOneSteps))
     let cube = try Cube(path: try #require(report.published.first).path)
     let raw = try RawWRF(path)
     #expect(cube.header.stepCount == raw.steps && cube.header.width == raw.width)
@@ -161,7 +162,8 @@ private struct RawWRF {
     defer { SampleFiles.remove(directory) }
     let copy = "\(directory)/wrfout_no_cldfra.nc"
     try WRFFixture.copy(SampleFiles.allvars, to: copy, dropping: ["CLDFRA"])
-    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [copy], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     #expect(report.warnings.contains("cloud from model-level relative humidity: CLDFRA is missing in \(copy)"))
     let cube = try Cube(path: report.published[0].path)
     let raw = try RawWRF(SampleFiles.allvars)
@@ -188,7 +190,8 @@ private struct RawWRF {
     let raw = try RawWRF(SampleFiles.allvars)
     let copy = "\(directory)/wrfout_no_alpha.nc"
     try WRFFixture.copy(SampleFiles.allvars, to: copy, dropping: ["COSALPHA", "SINALPHA"])
-    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [copy], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     let cube = try Cube(path: report.published[0].path)
     for cell in [0, 9, 44, 79] {
       let location = try cube.locate(

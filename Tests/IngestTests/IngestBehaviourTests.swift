@@ -1,5 +1,6 @@
 import CubeFormat
 import Foundation
+import Meteorology
 import NetCDF
 import PointQuery
 import SampleRun
@@ -23,12 +24,14 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let directory = SampleFiles.temporaryDirectory("order")
     defer { SampleFiles.remove(directory) }
     let files = try generatedRun(hours: 5, in: "\(directory)/run")
-    let sorted = try Ingestor.run(files, options: .init(store: "\(directory)/a"))
-    let shuffled = try Ingestor.run(files.reversed().shuffled(), options: .init(store: "\(directory)/b"))
+    let sorted = try Ingestor.run(files, options: .init(store: "\(directory)/a", precision: Metric.versionOneSteps))
+    let shuffled = try Ingestor.run(
+      files.reversed().shuffled(), options: .init(store: "\(directory)/b", precision: Metric.versionOneSteps))
     var spec = SampleRunSpec.portugal9km
     spec.hours = 5
     try SampleRunGenerator.writeSingleFile(spec, to: "\(directory)/single.nc")
-    let single = try Ingestor.run(["\(directory)/single.nc"], options: .init(store: "\(directory)/c"))
+    let single = try Ingestor.run(
+      ["\(directory)/single.nc"], options: .init(store: "\(directory)/c", precision: Metric.versionOneSteps))
     let reference = try bytes(sorted.published[0].path)
     #expect(try bytes(shuffled.published[0].path) == reference)
     #expect(try bytes(single.published[0].path) == reference)
@@ -40,7 +43,9 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let directory = SampleFiles.temporaryDirectory("rain")
     defer { SampleFiles.remove(directory) }
     let files = try generatedRun(hours: 6, in: "\(directory)/run")
-    let cube = try Cube(path: try Ingestor.run(files, options: .init(store: "\(directory)/s")).published[0].path)
+    let cube = try Cube(
+      path: try Ingestor.run(files, options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
+        .published[0].path)
     let rain = try cube.metric("rain")
     let accumulated = try files.map { path in
       let file = try NCFile.open(path)
@@ -74,7 +79,9 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     defer { SampleFiles.remove(directory) }
     let files = try generatedRun(hours: 2, stepMinutes: 15, in: "\(directory)/run")
     #expect(files.count == 9)
-    let cube = try Cube(path: try Ingestor.run(files, options: .init(store: "\(directory)/s")).published[0].path)
+    let cube = try Cube(
+      path: try Ingestor.run(files, options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
+        .published[0].path)
     #expect(cube.header.stepSeconds == 900)
     let totals = try files.map { path in
       let file = try NCFile.open(path)
@@ -119,12 +126,14 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     defer { SampleFiles.remove(directory) }
     let files = try generatedRun(hours: 4, in: "\(directory)/run")
     let duplicate = #expect(throws: IngestError.self) {
-      try Ingestor.run(files + [files[2]], options: .init(store: "\(directory)/s"))
+      try Ingestor.run(files + [files[2]], options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
     }
     #expect(duplicate?.description.contains("duplicate step 2026-06-20T02:00:00Z") == true)
     #expect(duplicate?.description.contains(files[2]) == true)
     let gap = #expect(throws: IngestError.self) {
-      try Ingestor.run([files[0], files[1], files[3], files[4]], options: .init(store: "\(directory)/s"))
+      try Ingestor.run(
+        [files[0], files[1], files[3], files[4]],
+        options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
     }
     #expect(gap?.description.contains("gap in the time axis") == true)
     #expect(gap?.description.contains(files[3]) == true)
@@ -134,7 +143,9 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
   @Test func missingOptionalInputsLeaveTheirMetricsOutWithAWarning() throws {
     let store = SampleFiles.temporaryDirectory("optional")
     defer { SampleFiles.remove(store) }
-    let report = try Ingestor.run([SampleFiles.tipD2, SampleFiles.tipD1], options: .init(store: store, model: "tip"))
+    let report = try Ingestor.run(
+      [SampleFiles.tipD2, SampleFiles.tipD1],
+      options: .init(store: store, model: "tip", precision: Metric.versionOneSteps))
     #expect(report.published.map(\.domain) == ["d01", "d02"])
     #expect(report.published.allSatisfy { $0.metrics == ["temp"] })
     #expect(
@@ -167,7 +178,7 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     ]
     for (path, message) in cases {
       let error = #expect(throws: IngestError.self) {
-        try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+        try Ingestor.run([path], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
       }
       #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "no error")")
       #expect(error?.description.contains("\n") == false)
@@ -176,7 +187,8 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
     let leftovers = FileManager.default.enumerator(atPath: "\(directory)/store")?.allObjects as? [String] ?? []
     #expect(leftovers.allSatisfy { !$0.hasSuffix(".cube") && !$0.contains(".tmp.") })
     #expect(throws: IngestError.self) {
-      try Ingestor.run([SampleFiles.allvars], options: .init(store: directory, model: "../x"))
+      try Ingestor.run(
+        [SampleFiles.allvars], options: .init(store: directory, model: "../x", precision: Metric.versionOneSteps))
     }
   }
 }

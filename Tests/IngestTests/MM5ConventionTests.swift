@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import Meteorology
 import NetCDF
 import PointQuery
 import SampleRun
@@ -16,7 +17,8 @@ import _TestSupport
     spec.hours = 6
     let path = "\(directory)/mm5_d01.nc"
     try SampleRunGenerator.writeMM5(spec, to: path)
-    let report = try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+    let report = try Ingestor.run(
+      [path], options: .init(store: "\(directory)/store", precision: Metric.versionOneSteps))
     #expect(report.convention == .mm5)
     let published = try #require(report.published.first)
     #expect(published.path == "\(directory)/store/mm5/d01/2026062000.cube")
@@ -78,8 +80,12 @@ import _TestSupport
     try SampleRunGenerator.writeMM5(spec, to: "\(directory)/mm5.nc")
     let wrfFiles = try SampleRunGenerator.write(spec, to: "\(directory)/wrf")
     let mm5 = try Cube(
-      path: try Ingestor.run(["\(directory)/mm5.nc"], options: .init(store: "\(directory)/s")).published[0].path)
-    let wrf = try Cube(path: try Ingestor.run(wrfFiles, options: .init(store: "\(directory)/s")).published[0].path)
+      path: try Ingestor.run(
+        ["\(directory)/mm5.nc"], options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps)
+      ).published[0].path)
+    let wrf = try Cube(
+      path: try Ingestor.run(wrfFiles, options: .init(store: "\(directory)/s", precision: Metric.versionOneSteps))
+        .published[0].path)
     let grid = wrf.locator.grid
     for cell in stride(from: 0, to: grid.count, by: 997) {
       let (lat, lon) = (Double(grid.latitudes[cell]), Double(grid.longitudes[cell]))
@@ -101,7 +107,9 @@ import _TestSupport
     spec.hours = 1
     try SampleRunGenerator.writeMM5(spec, to: "\(directory)/full.nc")
     try WRFFixture.copy("\(directory)/full.nc", to: path, dropping: ["t2"])
-    let error = #expect(throws: IngestError.self) { try Ingestor.run([path], options: .init(store: directory)) }
+    let error = #expect(throws: IngestError.self) {
+      try Ingestor.run([path], options: .init(store: directory, precision: Metric.versionOneSteps))
+    }
     #expect(error?.description == "\(path): t2: required MM5 variable is missing")
   }
 }

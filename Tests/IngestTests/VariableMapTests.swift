@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import Meteorology
 import NetCDF
 import PointQuery
 import Testing
@@ -42,7 +43,7 @@ private func writeMap(_ path: String, _ json: String) throws {
     let data = "\(directory)/odd.nc"
     try writeOddFile(data)
     let unmapped = #expect(throws: IngestError.self) {
-      try Ingestor.run([data], options: .init(store: directory, convention: .cf))
+      try Ingestor.run([data], options: .init(store: directory, convention: .cf, precision: Metric.versionOneSteps))
     }
     #expect(unmapped?.description.contains("none of the CF quantities nwpcube derives metrics from was found") == true)
 
@@ -52,7 +53,8 @@ private func writeMap(_ path: String, _ json: String) throws {
       #"{"temp": {"variable": "TAIR2", "units": "degF"}, "wind_u": {"variable": "WE"}, "wind_v": {"variable": "WN"}, "rain": {"variable": "P", "units": "kg m-2 s-1"}}"#
     )
     let map = try VariableMap(path: mapPath)
-    let report = try Ingestor.run([data], options: .init(store: "\(directory)/s", map: map))
+    let report = try Ingestor.run(
+      [data], options: .init(store: "\(directory)/s", map: map, precision: Metric.versionOneSteps))
     let published = try #require(report.published.first)
     #expect(published.metrics == ["temp", "rain", "wind_u", "wind_v", "weather_code", "precip_neighbourhood"])
     let cube = try Cube(path: published.path)
@@ -82,7 +84,9 @@ private func writeMap(_ path: String, _ json: String) throws {
       do {
         try writeMap(path, json)
         let map = try VariableMap(path: path)
-        _ = try Ingestor.run([input ?? data], options: .init(store: directory, convention: convention, map: map))
+        _ = try Ingestor.run(
+          [input ?? data],
+          options: .init(store: directory, convention: convention, map: map, precision: Metric.versionOneSteps))
         return "no error"
       } catch let error as IngestError {
         return error.description

@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import Meteorology
 import NetCDF
 import Testing
 
@@ -10,7 +11,7 @@ func expectIngestRefused(
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
-    try Ingestor.run(paths, options: .init(store: store))
+    try Ingestor.run(paths, options: .init(store: store, precision: Metric.versionOneSteps))
   }
   let text = error?.description ?? ""
   #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)
