@@ -55,7 +55,11 @@ struct InfoCommand: ParsableCommand {
     )
     // As wide as the catalogue's longest name, so that the columns line up.
     let nameWidth = Metric.queryable.map(\.name.count).max() ?? 11
-    print("metrics   \("name".padded(nameWidth)) unit     precision range                  time      bytes/value")
+    // The longest kind, "category of the hour", sets the time column's width.
+    let kindWidth = 20
+    print(
+      "metrics   \("name".padded(nameWidth)) unit     precision range                  \("time".padded(kindWidth)) bytes/value"
+    )
     let stepValues = Double(h.cells) * Double(h.stepCount)
     for (index, metric) in h.metrics.enumerated() {
       let kind =
@@ -70,7 +74,7 @@ struct InfoCommand: ParsableCommand {
         "\(JSONText.number(metric.range.lowerBound, decimals: decimals))…\(JSONText.number(metric.range.upperBound, decimals: decimals))"
       let perValue = String(format: "%.3f", Double(file.dataBytes[index]) / stepValues)
       print(
-        "          \(metric.name.padded(nameWidth)) \(metric.unit.padded(8)) \(String(metric.scale).padded(9)) \(range.padded(22)) \(kind.padded(9)) \(perValue)"
+        "          \(metric.name.padded(nameWidth)) \(metric.unit.padded(8)) \(String(metric.scale).padded(9)) \(range.padded(22)) \(kind.padded(kindWidth)) \(perValue)"
       )
     }
   }
