@@ -1,3 +1,5 @@
+import CubeFormat
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +26,9 @@ final class ExportFile {
     {
       throw ExportFailure("--out \(path): is the cube being exported; choose another file")
     }
-    temporary = "\(path).\(getpid()).partial"
+    // The store's temporary name: hidden, and naming this host and process, so that a
+    // killed export is recognisable for what it is.
+    temporary = TemporaryFiles.path(for: path)
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw Self.failure(path, errno) }
   }

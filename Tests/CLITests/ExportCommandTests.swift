@@ -144,7 +144,9 @@ import _TestSupport
         #expect(outcome.standardError.contains(part), "'\(part)' not in: \(outcome.standardError)")
       }
       #expect(!FileManager.default.fileExists(atPath: out))
-      let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".partial") }
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+        $0.hasPrefix(".") && $0.contains(".tmp.")
+      }
       #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
