@@ -77,9 +77,13 @@ import Testing
       let none = try await keyed.get(target)
       #expect(none.status == 401 && none.mediaType == "application/json", "\(target): \(none.body)")
       #expect(Self.message(none, shape) == Self.missing(shape), "\(target): \(none.body)")
+      // Every 401 carries the challenge HTTP requires, naming the parameter the key goes in.
+      let challenge = #"APIKey realm="nwpcube", parameter="\#(shape.keyParameter)""#
+      #expect(none.headers["www-authenticate"] == challenge, "\(target): \(none.headers)")
       for key in wrong {
         let refused = try await keyed.get(KeyedService.target(target, key: key, parameter: shape.keyParameter))
         #expect(refused.status == 401, "\(target) \(key): \(refused.body)")
+        #expect(refused.headers["www-authenticate"] == challenge, "\(target) \(key)")
         #expect(Self.message(refused, shape) == Self.unknown(shape), "\(target) \(key): \(refused.body)")
       }
       for name in ["alice", "bob"] {

@@ -328,6 +328,8 @@ import _TestSupport
     let empty = try await Self.error("/forecast//\(Self.point)", status: 401, server: server)
     #expect(
       empty == "path segment 2: empty; this server requires an API key: give it as path segment 2", "\(empty)")
+    let challenged = try await server.client.get("/forecast/\(KeyedService.wrongKey)/\(Self.point)")
+    #expect(challenged.headers["www-authenticate"] == #"APIKey realm="nwpcube", path-segment="2""#)
   }
 
   @Test func badRequestsAreRefusedByNameInDarkSkysShape() async throws {

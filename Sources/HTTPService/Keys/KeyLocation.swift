@@ -25,6 +25,15 @@ enum KeyLocation: Sendable, Equatable {
     }
   }
 
+  /// The `WWW-Authenticate` challenge of a 401: the scheme `APIKey` (no registered scheme
+  /// carries a key in the query or the path), with where this family takes the key.
+  var challenge: String {
+    switch self {
+    case .query(let name): #"APIKey realm="nwpcube", parameter="\#(name)""#
+    case .pathSegment(let index): #"APIKey realm="nwpcube", path-segment="\#(index)""#
+    }
+  }
+
   /// The `index`th segment of `path` (from 1), nil when the path is shorter.
   static func segment(_ index: Int, of path: String) -> Substring? {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()

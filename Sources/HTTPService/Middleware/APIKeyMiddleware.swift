@@ -30,7 +30,10 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let location = family.key
     let refuse = { (status: HTTPResponse.Status, message: String) in
       if routed.contains(request.uri.path) { context.coreContext.endpointPath.value = request.uri.path }
-      return family.errors.response(status: status, message: message)
+      var response = family.errors.response(status: status, message: message)
+      // HTTP requires a challenge on every 401 (RFC 9110, 15.5.2); it names where the key goes.
+      if status == .unauthorized { response.headers[.wwwAuthenticate] = location.challenge }
+      return response
     }
     let candidate: Substring
     switch location {
