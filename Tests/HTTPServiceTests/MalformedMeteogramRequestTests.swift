@@ -21,6 +21,7 @@ import _TestSupport
     "timezone": ["Mars/Olympus", "Europe/Lisbon ", "+01:00", "", "%20"],
     "units": ["si", "Metric", "", "us", "imperial ", "kelvin"],
     "format": ["jpeg", "SVG", "", "png ", "pdf", "gif"],
+    "start_date": ["2026-13-01", "yesterday", "", "2026-06-21T00:00", "21/06/2026"],
   ]
 
   static func malformed(_ random: inout TestRandom) -> [UInt8] {
@@ -78,6 +79,7 @@ import _TestSupport
     ("latitude=38.1294&longitude=-8.9341&timezone=Mars/Olympus", 400, ["timezone", "Mars/Olympus"]),
     ("latitude=38.1294&longitude=-8.9341&units=si", 400, ["units", "metric or imperial"]),
     ("latitude=38.1294&longitude=-8.9341&format=jpeg", 400, ["format", "svg or png"]),
+    ("latitude=38.1294&longitude=-8.9341&start_date=2026-13-01", 400, ["start_date", "yyyy-MM-dd"]),
     ("latitude=38.1294&longitude=-8.9341&hourly=temp", 400, ["hourly", "unknown parameter"]),
     ("latitude=60&longitude=40", 404, ["outside"]),
   ])

@@ -237,6 +237,17 @@ import _TestSupport
     let separator = Array("\r\n\r\n".utf8)
     let end = try #require(bytes.indices.first { bytes[$0...].starts(with: separator) })
     #expect(bytes[(end + 4)...].starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    // Revalidating a PNG needs no renderer: the server without one answers this PNG's tag
+    // with 304, and the SVG's tag is another.
+    let tag = try #require(
+      head.split(separator: "\r\n").first { $0.hasPrefix("etag:") }.map {
+        $0.dropFirst(5).trimmingCharacters(in: .whitespaces)
+      })
+    let revalidation =
+      "GET /v1/meteogram.svg?\(Self.query)&format=png HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \(tag)\r\n"
+      + "Connection: close\r\n\r\n"
+    #expect(try await without.send(Array(revalidation.utf8)).status == 304)
+    #expect(try await without.get("/v1/meteogram.svg?\(Self.query)").headers["etag"] != tag)
   }
 
   /// A renderer that never finishes is stopped at the time limit, and the request gets an
@@ -259,16 +270,24 @@ import _TestSupport
   }
 
   /// `nwpcube meteogram` draws the picture the server serves for the same day.
+  /// The command and the server draw the same picture of today (the server's clock) and of
+  /// a `start_date` before it, which is not today's picture.
   @Test func theCommandDrawsTheSamePictureAsTheServer() async throws {
     let client = try await SampleService.server().client
-    let served = try await client.get("/v1/meteogram.svg?\(Self.query)")
-    let file = SampleFiles.temporaryDirectory("meteogram") + "/chart.svg"
-    let outcome = try CommandLineTool.run([
-      "meteogram", "--store", SampleService.store, "--lat", "38.1294", "--lon", "-8.9341", "--days", "3",
-      "--timezone", "Europe/Lisbon", "--start-date", "2026-06-21", "--out", file,
-    ])
-    #expect(outcome.status == 0, "\(outcome.standardError)")
-    #expect(try String(contentsOfFile: file, encoding: .utf8) == served.body)
+    var pictures: [String] = []
+    for (parameter, day) in [("", "2026-06-21"), ("&start_date=2026-06-20", "2026-06-20")] {
+      let served = try await client.get("/v1/meteogram.svg?\(Self.query)\(parameter)")
+      #expect(served.status == 200, "\(parameter): \(served.body.prefix(300))")
+      let file = SampleFiles.temporaryDirectory("meteogram") + "/chart.svg"
+      let outcome = try CommandLineTool.run([
+        "meteogram", "--store", SampleService.store, "--lat", "38.1294", "--lon", "-8.9341", "--days", "3",
+        "--timezone", "Europe/Lisbon", "--start-date", day, "--out", file,
+      ])
+      #expect(outcome.status == 0, "\(outcome.standardError)")
+      #expect(try String(contentsOfFile: file, encoding: .utf8) == served.body, "\(day)")
+      pictures.append(served.body)
+    }
+    #expect(pictures[0] != pictures[1])
   }
 }
 

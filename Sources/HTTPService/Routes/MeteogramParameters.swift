@@ -11,12 +11,13 @@ struct MeteogramParameters {
   }
 
   /// Every parameter the route takes; any other is refused (most likely a misspelling).
-  static let names = ["latitude", "longitude", "days", "timezone", "units", "format"]
+  static let names = ["latitude", "longitude", "days", "start_date", "timezone", "units", "format"]
 
   let query: MeteogramQuery
   let format: Format
 
-  /// Reads `query`, counting days from today (in the point's zone) at `now`.
+  /// Reads `query`, counting days from `start_date`, or from today (in the point's zone) at
+  /// `now` without one: a store of past runs has no today to draw.
   /// - Parameter zoneFinder: the zones of points, for `timezone=auto`, which is also the
   ///   default when there is one (UTC otherwise, as `/v1/forecast`).
   /// - Throws: `APIError` naming the first parameter at fault.
@@ -40,11 +41,20 @@ struct MeteogramParameters {
       let point = [(latitude: latitude, longitude: longitude)]
       zone = try ForecastParameters.timeZones(query, points: point, finder: zoneFinder)[0].zone
     }
+    var start = zone.date(containing: now)
+    if let text = query["start_date"] {
+      do {
+        start = try LocalDate(parsing: text)
+      } catch {
+        throw APIError.parameter(
+          "start_date", "\(QueryParameters.quoted(text)) is not a date written yyyy-MM-dd (e.g. 2026-06-20)")
+      }
+    }
     self.query = MeteogramQuery(
       request: ForecastRequest(
         latitude: latitude, longitude: longitude, timeZone: zone, units: units.system,
         cellSelection: MeteogramQuery.defaultCellSelection),
-      start: zone.date(containing: now), days: days)
+      start: start, days: days)
   }
 
   static let latitudeHelp = "a latitude in decimal degrees, −90…90 (e.g. 38.1294)"

@@ -268,10 +268,11 @@ async function choose(point) {
   status(`Forecast for ${where}…`);
   $("place").hidden = true;
   const chosen = place;
+  const days = storeDays();
   let forecast;
   try {
     forecast = await json(api("/v1/forecast", {
-      ...chosen, daily: names.join(","), timezone: "auto", ...storeDays(),
+      ...chosen, daily: names.join(","), timezone: "auto", ...days,
     }));
   } catch (error) {
     if (chosen === place) status(`No forecast for ${where}: ${error.message}`, true);
@@ -282,7 +283,9 @@ async function choose(point) {
   $("place-title").textContent = `${where} (${forecast.timezone})`;
   const meteogram = $("meteogram");
   meteogram.alt = `Meteogram for ${where}: temperature, precipitation, wind and cloud over three days`;
-  meteogram.src = api("/v1/meteogram.svg", { ...chosen, days: 3, timezone: "auto" });
+  // The same first day as the table's: today, or an archived store's own first day.
+  const start = days.start_date ? { start_date: days.start_date } : {};
+  meteogram.src = api("/v1/meteogram.svg", { ...chosen, days: 3, timezone: "auto", ...start });
   // An image that fails says nothing of why; the route's JSON error does.
   meteogram.onerror = () => json(meteogram.src).catch((error) => {
     if (chosen === place) $("meteogram-caption").textContent = `No meteogram: ${error.message}`;
