@@ -45,6 +45,8 @@ public final class GridLocator: PointLocator {
   public let regular: RegularLatLonLocator?
   /// The projection's locator, when `kind` is `.analytic`.
   public let analytic: AnalyticLocator?
+  /// Where the grid's cell centres lie, for map tiles: every run of a domain shares it.
+  public let extent: GridExtent
 
   /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
   /// `.curvilinear`, which throws for grids spanning a hemisphere or more.
@@ -60,6 +62,7 @@ public final class GridLocator: PointLocator {
     grid: CurvilinearGrid, projection: MapProjection?, rejected: (GeometryError) -> Void = { _ in }
   ) throws(GeometryError) {
     self.grid = grid
+    extent = GridExtent(grid)
     if let regular = RegularLatLonLocator(grid: grid) {
       (kind, isGlobal) = (.regular, regular.isGlobalInLongitude)
       (curvilinear, self.regular, analytic) = (nil, regular, nil)

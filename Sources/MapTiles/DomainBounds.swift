@@ -1,3 +1,4 @@
+import GridGeometry
 import PointQuery
 
 /// The latitude/longitude extent of a cube's grid: the extremes of its cells' centres,
@@ -12,20 +13,11 @@ public struct DomainBounds: Sendable, Equatable {
     (self.south, self.west, self.north, self.east) = (south, west, north, east)
   }
 
-  /// The extent of `cube`'s cell centres. A grid across the antimeridian spans −180…180.
+  /// The extent of `cube`'s cell centres, which its locator computed once when it was
+  /// built. A grid across the antimeridian spans −180…180.
   public init(_ cube: Cube) {
-    let grid = cube.locator.grid
-    var (south, north) = (Double.infinity, -Double.infinity)
-    var (west, east) = (Double.infinity, -Double.infinity)
-    for (latitude, longitude) in zip(grid.latitudes, grid.longitudes) {
-      south = min(south, Double(latitude))
-      north = max(north, Double(latitude))
-      var signed = Double(longitude)
-      if signed > 180 { signed -= 360 }
-      west = min(west, signed)
-      east = max(east, signed)
-    }
-    self.init(south: south, west: west, north: north, east: east)
+    let extent = cube.locator.extent
+    self.init(south: extent.south, west: extent.west, north: extent.north, east: extent.east)
   }
 
   /// Whether the rectangle `other` overlaps this one, widened by `margin` degrees (a grid's
