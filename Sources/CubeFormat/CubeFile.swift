@@ -105,15 +105,20 @@ public final class CubeFile: @unchecked Sendable {
   /// The stored word of `metric` at `cell` and `step`; indices must be in range.
   @inlinable
   public func word(metric: Int, cell: Int, step: Int) -> UInt16 {
+    series(metric: metric, cell: cell).word(step)
+  }
+
+  /// `metric`'s series at `cell`, its version 2 entry decoded once, for reading several
+  /// of its steps (a series, or the two steps a time between them needs). `cell` must be
+  /// in range, and so must every step read through it.
+  @inlinable @inline(__always)
+  public func series(metric: Int, cell: Int) -> CellSeries {
     let section = data[metric]
-    guard packed else {
-      return UInt16(
-        littleEndian: section.loadUnaligned(fromByteOffset: (cell &* stepCount &+ step) &* 2, as: UInt16.self))
-    }
+    guard packed else { return CellSeries(words: section + (cell &* stepCount) &* 2) }
     let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
-    return SeriesFrame.word(
-      reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: Int(truncatingIfNeeded: entry >> 48) & 0xFF,
-      payload: section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF), step: step)
+    return CellSeries(
+      payload: section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF),
+      reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: Int(truncatingIfNeeded: entry >> 48) & 0xFF)
   }
 
   /// Writes the words of `metric` at `cell` for the steps `range` into `output`, decoding
@@ -121,26 +126,8 @@ public final class CubeFile: @unchecked Sendable {
   /// `output` hold `range.count` words.
   @inlinable
   public func words(metric: Int, cell: Int, steps range: Range<Int>, into output: UnsafeMutablePointer<UInt16>) {
-    let section = data[metric]
-    guard packed else {
-      let words = section + (cell &* stepCount &+ range.lowerBound) &* 2
-      for index in 0..<range.count {
-        output[index] = UInt16(littleEndian: words.loadUnaligned(fromByteOffset: index &* 2, as: UInt16.self))
-      }
-      return
-    }
-    let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
-    let reference = UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF
-    let width = Int(truncatingIfNeeded: entry >> 48) & 0xFF
-    let payload = section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
-    guard width != 0 else {
-      output.update(repeating: UInt16(truncatingIfNeeded: reference), count: range.count)
-      return
-    }
-    for index in 0..<range.count {
-      output[index] = SeriesFrame.word(
-        reference: reference, width: width, payload: payload, step: range.lowerBound &+ index)
-    }
+    let cells = series(metric: metric, cell: cell)
+    for index in 0..<range.count { output[index] = cells.word(range.lowerBound &+ index) }
   }
 
   /// Starts fetching what reading `metric` at `cell` and `step` touches into the cache, so

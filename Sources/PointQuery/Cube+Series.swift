@@ -21,8 +21,8 @@ extension Cube {
 
   /// Writes `metric`'s values at the steps whose indices are `range` into `output` (NaN
   /// where missing), without allocating: a point's series of one stored metric is decoded
-  /// in one sequential pass, a chunk of words at a time on the stack. `foreignHandle` when
-  /// another cube made `metric` or `location`.
+  /// in one sequential pass, its entry read once. `foreignHandle` when another cube made
+  /// `metric` or `location`.
   /// - Precondition: `output` holds `range.count` values and `range` lies in
   ///   `0..<stepCount`.
   @inlinable
@@ -37,15 +37,10 @@ extension Cube {
     case .stored(let slot):
       if location.method == .nearest {
         let decoding = decodings[slot]
-        forEachChunk(of: range) { chunk, done in
-          withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.chunkSteps) { words in
-            guard let start = words.baseAddress else { return }
-            file.words(metric: slot, cell: location.cell, steps: chunk, into: start)
-            for index in 0..<chunk.count {
-              let word = words[index]
-              output[done &+ index] = word == CubeMetric.missing ? .nan : decoding.value(word)
-            }
-          }
+        let words = file.series(metric: slot, cell: location.cell)
+        for (index, step) in range.enumerated() {
+          let word = words.word(step)
+          output[index] = word == CubeMetric.missing ? .nan : decoding.value(word)
         }
       } else {
         for (index, step) in range.enumerated() {
@@ -55,23 +50,19 @@ extension Cube {
     case .windSpeed(let u, let v), .windDirection(let u, let v):
       let speed = if case .windSpeed = metric.source { true } else { false }
       if location.method == .nearest {
-        // Both components are series at the cell: decode them a chunk at a time.
+        // Both components are series at the cell, read step by step side by side.
         let (east, north) = (decodings[u], decodings[v])
-        forEachChunk(of: range) { chunk, done in
-          withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 2 * Self.chunkSteps) { words in
-            guard let start = words.baseAddress else { return }
-            file.words(metric: u, cell: location.cell, steps: chunk, into: start)
-            file.words(metric: v, cell: location.cell, steps: chunk, into: start + Self.chunkSteps)
-            for index in 0..<chunk.count {
-              let (a, b) = (words[index], words[Self.chunkSteps &+ index])
-              guard a != CubeMetric.missing, b != CubeMetric.missing else {
-                output[done &+ index] = .nan
-                continue
-              }
-              let (x, y) = (east.value(a), north.value(b))
-              output[done &+ index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
-            }
+        let (eastWords, northWords) = (
+          file.series(metric: u, cell: location.cell), file.series(metric: v, cell: location.cell)
+        )
+        for (index, step) in range.enumerated() {
+          let (a, b) = (eastWords.word(step), northWords.word(step))
+          guard a != CubeMetric.missing, b != CubeMetric.missing else {
+            output[index] = .nan
+            continue
           }
+          let (x, y) = (east.value(a), north.value(b))
+          output[index] = speed ? Wind.speed(u: x, v: y) : Wind.direction(u: x, v: y)
         }
         return
       }
@@ -152,21 +143,6 @@ extension Cube {
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     guard let start = output.baseAddress, !range.isEmpty else { return }
     file.words(metric: slot, cell: location.cell, steps: range, into: start)
-  }
-
-  /// Steps decoded at a time into a buffer on the stack by `series`: a week of hours fits.
-  @inlinable static var chunkSteps: Int { 192 }
-
-  /// Calls `body` with consecutive pieces of `range`, at most `chunkSteps` long, and the
-  /// number of steps before each.
-  @inlinable @inline(__always)
-  func forEachChunk(of range: Range<Int>, _ body: (Range<Int>, Int) -> Void) {
-    var first = range.lowerBound
-    while first < range.upperBound {
-      let last = min(first &+ Self.chunkSteps, range.upperBound)
-      body(first..<last, first &- range.lowerBound)
-      first = last
-    }
   }
 
   /// `metric`'s values at the steps whose indices are `range`, nil where missing.

@@ -370,6 +370,19 @@ public final class Cube: Sendable {
 
   @inlinable
   func temporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
+    if location.method == .nearest || categorical[slot] {
+      // One cell: its entry is read once for both steps.
+      let words = file.series(metric: slot, cell: location.cell)
+      let decoding = decodings[slot]
+      @inline(__always) func decode(_ step: Int) -> Double? {
+        let word = words.word(step)
+        return word == CubeMetric.missing ? nil : decoding.value(word)
+      }
+      if remainder == 0 { return decode(step) }
+      if hourlyAmount[slot] { return decode(step + 1) }
+      guard let before = decode(step), let after = decode(step + 1) else { return nil }
+      return before + (after - before) * (Double(remainder) / Double(stepLength))
+    }
     if remainder == 0 { return spatial(slot, step: step, location) }
     // An hourly amount belongs to the interval that ends at the next step.
     if hourlyAmount[slot] { return spatial(slot, step: step + 1, location) }
