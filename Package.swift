@@ -97,6 +97,7 @@ let package = Package(
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ],
       resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
     ),

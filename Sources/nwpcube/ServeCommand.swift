@@ -75,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds a graceful shutdown (SIGTERM, SIGINT) drains: /healthz answers 503 while every route still answers, then the server stops listening.",
+      "Seconds a graceful shutdown (SIGTERM, SIGINT) drains: /healthz answers 503 while every route still answers, then the server stops listening. A second signal ends the drain early.",
       discussion:
         "Longer than the load balancer needs to see a failed check (HAProxy's inter × fall; docs/deploy.md). 0 stops at once.",
       valueName: "seconds"))
@@ -111,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
     var settings = ServiceSettings(store: store, host: host, port: port)
     settings.darkSkyOutlooks = darkskyOutlooks
     settings.drainPeriod = .milliseconds(Int64((drain * 1_000).rounded()))
+    settings.secondSignalEndsDrain = true
     if let keys {
       do throws(KeyFileError) {
         settings.keys = try APIKeySettings(file: keys, exemptLegacy: keysExemptLegacy)

@@ -74,10 +74,15 @@ import _TestSupport
     #expect(status == 503)
     #expect(json["status"] as? String == "draining")
     #expect(try await client.get(Self.legacy).status == 200)
-    // Still draining after the requests: nothing but the period (or a kill) ends it.
+    // Still draining after the requests: only the period or another signal ends it. A
+    // second SIGTERM does, long before the 600 s, and the server stops as it would have.
     #expect(process.isRunning)
-    kill(process.processIdentifier, SIGKILL)
+    kill(process.processIdentifier, SIGTERM)
+    let cut = try #require(await reader.first { $0.contains("drain cut short") })
+    #expect(cut.contains("SIGTERM"), "\(cut)")
+    #expect(await reader.first { $0.contains("stopped") } != nil)
     process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
   }
 
   @Test func aDrainThatIsNotANumberOfSecondsIsRefused() throws {

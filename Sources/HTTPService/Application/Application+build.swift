@@ -103,7 +103,8 @@ public func buildApplication(
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
     logger: logger)
   // Listed after the application, so that a graceful shutdown drains before the server stops.
-  let drain = ShutdownDrain(health: health, period: settings.drainPeriod, logger: logger)
+  let drain = ShutdownDrain(
+    health: health, period: settings.drainPeriod, endsOnSecondSignal: settings.secondSignalEndsDrain, logger: logger)
   return ServiceGroup(configuration: ServiceGroupConfiguration(services: [application, drain], logger: logger))
 }
 

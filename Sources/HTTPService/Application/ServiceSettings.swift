@@ -23,6 +23,10 @@ public struct ServiceSettings: Sendable {
   /// takes the replica out before it refuses connections. Zero (the default here; `serve`
   /// has its own) stops at once.
   public var drainPeriod: Duration = .zero
+  /// Whether a second SIGTERM or SIGINT during the drain ends it early. Only `nwpcube
+  /// serve`, whose process handles those signals, sets it: listening for them makes a
+  /// process ignore their default action, which a test runner hosting servers must keep.
+  public var secondSignalEndsDrain = false
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64
