@@ -379,6 +379,11 @@ struct ForecastParameters {
     guard let text else {
       throw APIError.parameter(name, "missing; start_date and end_date go together, each a date written yyyy-MM-dd")
     }
+    return try date(parsing: text, name: name)
+  }
+
+  /// The date the parameter `name` gives as `text`, written yyyy-MM-dd.
+  static func date(parsing text: String, name: String) throws(APIError) -> LocalDate {
     do {
       return try LocalDate(parsing: text)
     } catch {

@@ -42,14 +42,7 @@ struct MeteogramParameters {
       zone = try ForecastParameters.timeZones(query, points: point, finder: zoneFinder)[0].zone
     }
     var start = zone.date(containing: now)
-    if let text = query["start_date"] {
-      do {
-        start = try LocalDate(parsing: text)
-      } catch {
-        throw APIError.parameter(
-          "start_date", "\(QueryParameters.quoted(text)) is not a date written yyyy-MM-dd (e.g. 2026-06-20)")
-      }
-    }
+    if let text = query["start_date"] { start = try ForecastParameters.date(parsing: text, name: "start_date") }
     self.query = MeteogramQuery(
       request: ForecastRequest(
         latitude: latitude, longitude: longitude, timeZone: zone, units: units.system,
