@@ -370,24 +370,26 @@ public final class Cube: Sendable {
 
   @inlinable
   func temporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
-    if location.method == .nearest || categorical[slot] {
-      // One cell: its entry is read once for both steps.
-      let words = file.series(metric: slot, cell: location.cell)
-      let decoding = decodings[slot]
-      @inline(__always) func decode(_ step: Int) -> Double? {
-        let word = words.word(step)
-        return word == CubeMetric.missing ? nil : decoding.value(word)
-      }
-      if remainder == 0 { return decode(step) }
-      if hourlyAmount[slot] { return decode(step + 1) }
-      guard let before = decode(step), let after = decode(step + 1) else { return nil }
-      return before + (after - before) * (Double(remainder) / Double(stepLength))
+    guard location.method == .nearest || categorical[slot] else {
+      return between(slot, step: step, remainder: remainder) { spatial(slot, step: $0, location) }
     }
-    if remainder == 0 { return spatial(slot, step: step, location) }
-    // An hourly amount belongs to the interval that ends at the next step.
-    if hourlyAmount[slot] { return spatial(slot, step: step + 1, location) }
-    guard let before = spatial(slot, step: step, location), let after = spatial(slot, step: step + 1, location)
-    else { return nil }
+    // One cell: its entry is read once for both steps.
+    let words = file.series(metric: slot, cell: location.cell)
+    let decoding = decodings[slot]
+    return between(slot, step: step, remainder: remainder) { step in
+      let word = words.word(step)
+      return word == CubeMetric.missing ? nil : decoding.value(word)
+    }
+  }
+
+  /// The value `remainder` seconds after step `step`, from `value(step)`: linear in time
+  /// for instants; for hourly amounts and categories the interval's own, which ends at the
+  /// next step.
+  @inlinable @inline(__always)
+  func between(_ slot: Int, step: Int, remainder: Int64, _ value: (Int) -> Double?) -> Double? {
+    if remainder == 0 { return value(step) }
+    if hourlyAmount[slot] { return value(step + 1) }
+    guard let before = value(step), let after = value(step + 1) else { return nil }
     return before + (after - before) * (Double(remainder) / Double(stepLength))
   }
 
