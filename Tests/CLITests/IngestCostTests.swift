@@ -1,5 +1,4 @@
 import Foundation
-import NetCDF
 import Testing
 import _TestSupport
 
@@ -10,24 +9,6 @@ import _TestSupport
 /// Ingest predicts a run's memory and disk from its dimensions and refuses, before reading
 /// a field, what it cannot afford; what it predicts bounds what it uses.
 @Suite struct IngestCostTests {
-  /// A NetCDF-4 file with WRF's structure declaring a `size × size` grid whose fields are
-  /// never written: the file stays a few kilobytes however large the grid it declares.
-  private static func hugeGridFile(_ path: String, size: Int) throws {
-    let file = try NCFile.create(path, format: .netcdf4)
-    defer { file.close() }
-    try file.defineDimension("Time", length: nil)
-    try file.defineDimension("DateStrLen", length: 19)
-    try file.defineDimension("south_north", length: size)
-    try file.defineDimension("west_east", length: size)
-    try file.setAttribute("SIMULATION_START_DATE", .text("2026-06-20_00:00:00"))
-    try file.defineVariable("Times", type: .char, dimensions: ["Time", "DateStrLen"])
-    for name in ["T2", "XLAT", "XLONG", "Q2", "PSFC"] {
-      try file.defineVariable(name, type: .float, dimensions: ["Time", "south_north", "west_east"])
-    }
-    try file.endDefinitions()
-    try file.writeStrings("Times", start: [0, 0], count: [1, 19], ["2026-06-20_00:00:00"])
-  }
-
   /// Runs `nwpcube` under a cap on its address space (`ulimit -v`, KiB) and a timeout, so
   /// that an ingest that tried to allocate the grid fails the test instead of taking the
   /// machine.
@@ -48,7 +29,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("huge-grid")
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/wrfout_d01_huge.nc"
-    try Self.hugeGridFile(path, size: 40_000)
+    try DeclaredGrid(westEast: 40_000, southNorth: 40_000).write(to: path)
     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     #expect(size < 100_000, "the file is tiny: \(size) bytes")
     let outcome = try Self.boundedIngest(
@@ -65,7 +46,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("overflow-grid")
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/wrfout_d01_overflow.nc"
-    try Self.hugeGridFile(path, size: Int(Int32.max))
+    try DeclaredGrid(westEast: Int(Int32.max), southNorth: Int(Int32.max)).write(to: path)
     let outcome = try Self.boundedIngest(["--store", "\(directory)/store", path], kibibytes: 2 << 20, seconds: 60)
     #expect(outcome.status == 1, "exit status \(outcome.status): \(outcome.standardError)")
     #expect(outcome.standardError.contains("ingesting 2147483647×2147483647 cells"))
