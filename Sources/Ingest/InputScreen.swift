@@ -39,10 +39,11 @@ final class InputScreen: Sendable {
 
   private let entries = Mutex([Key: Entry]())
 
-  /// Replaces every value of `name` outside its range with NaN and records the read;
-  /// fields without a range pass as they are.
-  func screen(_ name: String, _ values: inout [Double], step: StepSource, cells: Int) {
-    guard let range = InputRange.table[name] else { return }
+  /// Replaces every value of `name` outside its range (that of `quantity` in
+  /// `InputRange.table`, by default `name`'s) with NaN and records the read; fields
+  /// without a range pass as they are.
+  func screen(_ name: String, quantity: String? = nil, _ values: inout [Double], step: StepSource, cells: Int) {
+    guard let range = InputRange.table[quantity ?? name] else { return }
     var tally = Tally(values: values.count, bad: 0)
     for index in values.indices where !range.contains(values[index]) {
       if tally.first == nil { tally.first = (index, values[index]) }

@@ -154,6 +154,29 @@ private func wetCellAndStep() throws -> (cell: Int, step: Int) {
     #expect(warning.contains("falling by more than 0.01 mm"))
   }
 
+  /// CF fields pass the same screen in the units ingest converts them to; the warning
+  /// names the file's variable. Here the GFS subset's 2 m temperature at one cell is
+  /// 1,000 K.
+  @Test func anImplausibleCFValueIsStoredMissingWithAWarningNamingTheFilesVariable() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-plausibility")
+    defer { SampleFiles.remove(directory) }
+    let source = SampleFiles.grid("cf/gfs_1deg_subset.nc")
+    let file = try NCFile.open(source)
+    let temperature = try #require(
+      file.variables.values.first { $0.attributes["units"]?.text == "K" && $0.shape.count >= 3 }?.name)
+    file.close()
+    let copy = "\(directory)/gfs.nc"
+    try WRFFixture.copy(
+      source, to: copy, transform: { name, values in name == temperature ? [1_000] + values.dropFirst() : values })
+    let report = try Ingestor.run([copy], options: .init(store: "\(directory)/store"))
+    let warning = try #require(report.warnings.first { $0.hasPrefix("\(temperature): ") }, "\(report.warnings)")
+    #expect(warning.contains("1 value at 1 step outside its range -123.14999999999998…76.85000000000002 °C"))
+    let cube = try Cube(path: try #require(report.published.first).path)
+    let corner = try cube.locate(
+      latitude: Double(cube.file.latitudes[0]), longitude: Double(cube.file.longitudes[0]), method: .nearest)
+    #expect(try cube.value(try cube.metric("temp"), at: corner, time: cube.time(ofStep: 0)) == nil)
+  }
+
   /// The bounds never fire on good input: the bundled sample grids and generated sample
   /// runs of every convention ingest without a plausibility warning.
   @Test func theSampleRunsIngestWithoutAnyPlausibilityWarning() throws {

@@ -244,7 +244,8 @@ struct CFDerivation {
       if let cached = cache[key] { return cached }
       guard let field = fields[key] else { return [] }
       var values = try reader.read(field, at: step)
-      screen.screen(labels[key] ?? key, &values, step: step, cells: reader.cells)
+      // Warnings name the file's variable; the range is its quantity's.
+      screen.screen(field.variable, quantity: labels[key] ?? key, &values, step: step, cells: reader.cells)
       cache[key] = values
       return values
     }
