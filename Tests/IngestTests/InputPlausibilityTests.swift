@@ -161,9 +161,10 @@ private func wetCellAndStep() throws -> (cell: Int, step: Int) {
     let directory = SampleFiles.temporaryDirectory("cf-plausibility")
     defer { SampleFiles.remove(directory) }
     let source = SampleFiles.grid("cf/gfs_1deg_subset.nc")
+    // The subset's 2 m temperature (it also has temperatures on isobaric surfaces).
+    let temperature = "Temperature_height_above_ground"
     let file = try NCFile.open(source)
-    let temperature = try #require(
-      file.variables.values.first { $0.attributes["units"]?.text == "K" && $0.shape.count >= 3 }?.name)
+    #expect(file.variables[temperature]?.attributes["units"]?.text == "K")
     file.close()
     let copy = "\(directory)/gfs.nc"
     try WRFFixture.copy(
