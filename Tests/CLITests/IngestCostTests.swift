@@ -71,7 +71,8 @@ import _TestSupport
   }
 
   /// The prediction is an upper bound: real ingests of the bundled samples (a NetCDF-4 and
-  /// a classic WRF file, the CF grid, and the generated Portugal run of 73 hourly files)
+  /// a classic WRF file, the CF grid, and the generated Portugal run, 25 hourly WRF files
+  /// and the same in MM5's layout)
   /// peak, by the kernel's count of the child's resident set, below what they printed.
   @Test func peakMemoryOfSampleIngestsStaysWithinThePrediction() throws {
     let directory = SampleFiles.temporaryDirectory("peak")
@@ -80,8 +81,10 @@ import _TestSupport
     let sample = try CommandLineTool.run(["sample-run", "--out", generated, "--hours", "24"])
     #expect(sample.status == 0, "\(sample.standardError)")
     let hourly = try FileManager.default.contentsOfDirectory(atPath: generated).sorted().map { "\(generated)/\($0)" }
+    let mm5 = "\(directory)/mm5.nc"
+    try TestStores.writeMM5Sample(hours: 24, to: mm5)
     let runs = [
-      [SampleFiles.allvars], [SampleFiles.allvarsCDF2], [SampleFiles.grid("cf/gfs_1deg_subset.nc")], hourly,
+      [SampleFiles.allvars], [SampleFiles.allvarsCDF2], [SampleFiles.grid("cf/gfs_1deg_subset.nc")], hourly, [mm5],
     ]
     for (index, files) in runs.enumerated() {
       let outcome = try MeasuredProcess.run(
