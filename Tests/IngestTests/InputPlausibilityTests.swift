@@ -154,6 +154,52 @@ private func wetCellAndStep() throws -> (cell: Int, step: Int) {
     #expect(warning.contains("falling by more than 0.01 mm"))
   }
 
+  /// Every metric a bad input feeds is missing, never a number computed around it: for
+  /// each field, one value at a wet cell is made impossible, and each metric there is
+  /// either missing or exactly what it was with the good value (then it does not read the
+  /// field). A `min`, `max` or clamp that swallowed the NaN would leave a third outcome: a
+  /// different number.
+  @Test(arguments: [
+    "T2", "Q2", "PSFC", "U10", "V10", "SWDOWN", "RAINC", "RAINNC", "SNOWNC", "CLDFRA", "QVAPOR", "QCLOUD", "P", "PB",
+    "T",
+  ])
+  func everyMetricAnImpossibleInputFeedsIsMissingNeverANumberComputedAroundIt(field: String) throws {
+    let (cell, step) = try wetCellAndStep()
+    let directory = SampleFiles.temporaryDirectory("propagation")
+    defer { SampleFiles.remove(directory) }
+    func ingest(_ name: String, _ change: @escaping (Int, Double) -> Double) throws -> Cube {
+      let copy = "\(directory)/\(name).nc"
+      try WRFFixture.copy(
+        SampleFiles.allvars, to: copy,
+        transform: { variable, values in
+          variable == field ? values.indices.map { change($0, values[$0]) } : values
+        })
+      let report = try Ingestor.run(
+        [copy], options: .init(store: "\(directory)/\(name)", precision: Metric.versionOneSteps))
+      return try Cube(path: try #require(report.published.first).path)
+    }
+    let good = try ingest("good") { _, value in value }
+    // The lowest level of a 3-D field (27 mass levels), the only one of a surface field.
+    let levels = ["CLDFRA", "QVAPOR", "QCLOUD", "P", "PB", "T"].contains(field) ? 27 : 1
+    let target = step * levels * HostileRun.cells + cell
+    let bad = try ingest("bad") { index, value in index == target ? -1e30 : value }
+    let grid = try WRFFixture.grid(SampleFiles.allvars)
+    let location = { (cube: Cube) in
+      try cube.locate(
+        latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]), method: .nearest)
+    }
+    var missing: [String] = []
+    for metric in good.availableMetrics {
+      let time = good.time(ofStep: step)
+      let before = try good.value(metric, at: try location(good), time: time)
+      let after = try bad.value(bad.metric(metric.metric), at: try location(bad), time: time)
+      let name = metric.metric.name
+      if after == nil { missing.append(name) }
+      #expect(after == nil || after == before, "\(field): \(name) was \(before ?? .nan), is \(after ?? .nan)")
+    }
+    #expect(!missing.isEmpty, "\(field) feeds some metric at that cell")
+  }
+
   /// CF fields pass the same screen in the units ingest converts them to; the warning
   /// names the file's variable. Here the GFS subset's 2 m temperature at one cell is
   /// 1,000 K.
