@@ -172,9 +172,10 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
       name: "FuzzSupport",
       dependencies: [
         "CFuzzDriver", "CubeFormat", "GridGeometry", "PointQuery", "Meteorology", "Ingest", "NetCDF", "SampleRun",
+        "_TestSupport",
       ],
       path: "Fuzz/Sources/FuzzSupport"))
-  for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata"] {
+  for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata", "FuzzIngestDimensions"] {
     package.targets.append(
       .executableTarget(
         name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))

@@ -57,16 +57,23 @@ enum CubePublisher {
           throw error
         }
         for (slot, metric) in plan.metrics.enumerated() {
-          if let cell = writer.write(metric: slot, step: index, values: values[slot]) {
+          var checked = values[slot]
+          plan.screen.guardDerived(metric, &checked, step: step, cells: plan.width * plan.height)
+          if let cell = writer.write(metric: slot, step: index, values: checked) {
             writer.abandon()
             throw IngestError(
               path: step.path, variable: metric.name,
               reason:
-                "value \(values[slot][cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
+                "value \(checked[cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
             )
           }
         }
       }
+    }
+    // Every step is read: a field too much of which is implausible refuses the run.
+    if let refusal = plan.screen.refusal() {
+      writer.abandon()
+      throw refusal
     }
     do {
       let path = try writer.publish()

@@ -5,7 +5,8 @@
 /// than an hour sums the steps of the last hour. Before the first complete interval the
 /// amount is known only when the input starts at the run's initial time (where the
 /// accumulation is zero); otherwise it is NaN (unknown), never the raw accumulation.
-/// Negative differences are round-off and become 0.
+/// A fall no larger than round-off (`InputRange.accumulationRoundOff`) becomes 0; a larger
+/// one makes the amount unknown (NaN), and is counted for the run's warning.
 ///
 /// Each step's amount depends only on its own accumulation and one earlier step's, read
 /// again rather than remembered, so that steps can be derived in any order and several
@@ -30,10 +31,22 @@ struct Deaccumulator {
   }
 
   /// The hourly amounts at a step, given its accumulated field and that of its
-  /// `earlierStep`.
-  func amounts(_ accumulated: [Double], since earlier: [Double]) -> [Double] {
+  /// `earlierStep`, and the cells where the accumulation fell by more than round-off.
+  func amounts(_ accumulated: [Double], since earlier: [Double]) -> (amounts: [Double], falls: InputScreen.Tally) {
     let hoursPerStep = Double(max(stepSeconds, 3600)) / 3600
-    return zip(accumulated, earlier).map { max($0 - $1, 0) / hoursPerStep }
+    var falls = InputScreen.Tally(values: min(accumulated.count, earlier.count), bad: 0)
+    var amounts = [Double](repeating: .nan, count: falls.values)
+    for cell in amounts.indices {
+      let difference = accumulated[cell] - earlier[cell]
+      if difference < -InputRange.accumulationRoundOff {
+        if falls.first == nil { falls.first = (cell, difference) }
+        falls.bad += 1
+        continue
+      }
+      // `max` keeps NaN here: NaN is the first argument and compares false.
+      amounts[cell] = Swift.max(difference, 0) / hoursPerStep
+    }
+    return (amounts, falls)
   }
 
   /// The amounts of a step whose earlier accumulation cannot be known.

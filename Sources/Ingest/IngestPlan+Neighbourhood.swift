@@ -26,7 +26,7 @@ extension IngestPlan {
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
-      terrain: terrain,
+      terrain: terrain, levels: levels, screen: screen,
       derive: { (index) throws(IngestError) in
         var values = try derive(index)
         let percentages = neighbourhood.percentages(rain: values[rainSlot])
@@ -39,6 +39,7 @@ extension IngestPlan {
     IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
-      metrics: metrics, warnings: warnings + [warning], terrain: terrain, derive: derive)
+      metrics: metrics, warnings: warnings + [warning], terrain: terrain, levels: levels, screen: screen,
+      derive: derive)
   }
 }

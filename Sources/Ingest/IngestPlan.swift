@@ -19,6 +19,10 @@ struct IngestPlan {
   let warnings: [String]
   /// The model's terrain height and land mask, nil when the input has neither.
   let terrain: CubeTerrain?
+  /// The most model levels (staggered included) a 3-D field read has; 0 for none.
+  let levels: Int
+  /// Screens the inputs and derived values, and counts what it screened out.
+  let screen: InputScreen
   /// The values of `metrics` at `steps[index]` (`[metric][cell]`, NaN where unknown).
   /// The publisher derives several steps at once, in no particular order, so it keeps no
   /// state between calls and may run on any thread.

@@ -16,16 +16,20 @@ public enum Ingestor {
     /// Quantization steps that replace the metric table's (`Metric.precisions`, checked
     /// with `Metric.precisionProblem`).
     public var precision: [Metric: Double]
+    /// The most memory (bytes) a domain's ingest may need (`IngestCost`); a run that
+    /// would need more is refused before it reads a field. Nil: `IngestCost.defaultMaxMemory()`.
+    public var maxMemory: Int?
 
     public init(
       store: String, model: String? = nil, convention: Convention = .auto, map: VariableMap? = nil,
-      precision: [Metric: Double] = [:]
+      precision: [Metric: Double] = [:], maxMemory: Int? = nil
     ) {
       self.store = store
       self.model = model
       self.convention = convention
       self.map = map
       self.precision = precision
+      self.maxMemory = maxMemory
     }
   }
 
@@ -53,6 +57,9 @@ public enum Ingestor {
     public let warnings: [String]
     /// Temporary files of killed or crashed writers that were removed from the store first.
     public let removedTemporaryFiles: [TemporaryFiles.Leftover]
+    /// What each domain was predicted to cost (checked against the limits before it was
+    /// read), in domain order.
+    public let costs: [IngestCost]
   }
 
   /// Reads `paths` (in any order; one file with many steps or one file per step), derives
@@ -61,6 +68,10 @@ public enum Ingestor {
   ///
   /// First removes the store's stale temporary files (see `TemporaryFiles`): every ingest
   /// killed while writing leaves one as large as its cube.
+  ///
+  /// Refuses, before reading any field, a domain whose predicted memory (`IngestCost`)
+  /// exceeds `options.maxMemory` or whose cube would not fit on the store's disk; refuses
+  /// a domain in which more than `InputScreen.refusedShare` of a field is implausible.
   public static func run(_ paths: [String], options: Options) throws(IngestError) -> Report {
     guard let first = paths.first else {
       throw IngestError(path: "ingest", reason: "no input files given")
@@ -79,15 +90,23 @@ public enum Ingestor {
       if let problem = metric.precisionProblem(step) { throw IngestError(path: "--precision", reason: problem) }
     }
     let removed = TemporaryFiles.removeStale(in: options.store)
+    let maxMemory = options.maxMemory ?? IngestCost.defaultMaxMemory()
     let plans: [IngestPlan]
     switch convention {
-    case .wrf, .auto: plans = try WRFConvention.plans(paths)
-    case .mm5: plans = try MM5Convention.plans(paths)
-    case .cf: plans = try CFConvention.plans(paths, map: options.map)
+    case .wrf, .auto: plans = try WRFConvention.plans(paths, maxMemory: maxMemory)
+    case .mm5: plans = try MM5Convention.plans(paths, maxMemory: maxMemory)
+    case .cf: plans = try CFConvention.plans(paths, map: options.map, maxMemory: maxMemory)
     }
     var published: [Published] = []
     var warnings: [String] = []
+    var costs: [IngestCost] = []
     for conventionPlan in plans {
+      // The neighbourhood's metric is one more.
+      let cost = IngestCost(
+        width: conventionPlan.width, height: conventionPlan.height, steps: conventionPlan.steps.count,
+        levels: conventionPlan.levels, metrics: conventionPlan.metrics.count + 1)
+      try cost.require(maxMemory: maxMemory, store: options.store, path: conventionPlan.steps[0].path)
+      costs.append(cost)
       // The neighbourhood share of rain is computed alike for every convention, from the
       // plan's own rain.
       let plan = conventionPlan.addingPrecipitationNeighbourhood(
@@ -96,8 +115,10 @@ public enum Ingestor {
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(
         try CubePublisher.publish(plan, store: options.store, model: model, precision: options.precision))
+      warnings += plan.screen.warnings(width: plan.width, latitudes: plan.latitudes, longitudes: plan.longitudes)
     }
     return Report(
-      convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed)
+      convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed,
+      costs: costs)
   }
 }

@@ -11,11 +11,18 @@ enum MM5Convention {
   /// Variables whose presence marks a file as MM5.
   static let markers = ["latitcrs", "longicrs", "pstarcrs", "map_proj_code"]
 
-  static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+  /// The grid is checked against `maxMemory` (`IngestCost`) before its coordinates are read.
+  static func plans(
+    _ paths: [String], maxMemory: Int = IngestCost.defaultMaxMemory()
+  ) throws(IngestError) -> [IngestPlan] {
     var firstGrid: InputGrid?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       for required in ["latitcrs", "longicrs", "t2"] where file.variables[required] == nil {
         throw IngestError(path: file.path, variable: required, reason: "required MM5 variable is missing")
+      }
+      if let shape = file.variables["latitcrs"]?.shape, shape.count == 2 {
+        try IngestCost.requireGrid(
+          width: shape[1], height: shape[0], steps: 1, levels: 0, maxMemory: maxMemory, path: file.path)
       }
       // Every file's grid is the first file's, which must be a valid one.
       let grid = try crossPoints(of: file)
@@ -57,7 +64,8 @@ enum MM5Convention {
           code: code,
           parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
         gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics,
-        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
+        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: 0,
+        screen: derivation.screen,
         derive: { (index) throws(IngestError) in try derivation.derive(index, of: steps, reader: source) })
     ]
   }

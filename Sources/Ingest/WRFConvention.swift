@@ -4,9 +4,16 @@ import NetCDF
 /// WRF-ARW wrfout files: `Times`, XLAT/XLONG mass points, the surface fields of DESIGN §3.
 enum WRFConvention {
   /// One plan per domain (GRID_ID) of the files.
-  static func plans(_ paths: [String]) throws(IngestError) -> [IngestPlan] {
+  /// Each domain's grid is checked against `maxMemory` (`IngestCost`) before its
+  /// coordinates are read.
+  static func plans(
+    _ paths: [String], maxMemory: Int = IngestCost.defaultMaxMemory()
+  ) throws(IngestError) -> [IngestPlan] {
     var plans: [IngestPlan] = []
     for inventory in try WRFInventory.scan(paths) {
+      try IngestCost.requireGrid(
+        width: inventory.width, height: inventory.height, steps: inventory.steps.count, levels: inventory.levels,
+        maxMemory: maxMemory, path: inventory.firstPath)
       plans.append(try plan(inventory))
     }
     return plans
@@ -35,7 +42,8 @@ enum WRFConvention {
         parameters: ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
           .map { attributes[$0]?.number ?? .nan }),
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics,
-      warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
+      warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: inventory.levels,
+      screen: derivation.screen,
       derive: { [steps = inventory.steps] (index) throws(IngestError) in
         try derivation.derive(index, of: steps, reader: reader)
       })

@@ -128,8 +128,8 @@ extension WRFDerivation {
       highest = max(highest, k)
     }
     let (width, height) = (fields.source.width, fields.source.height)
-    let u = try fields.source.levels("U", 0..<(highest + 1), rows: height, columns: width + 1, at: fields.step)
-    let v = try fields.source.levels("V", 0..<(highest + 1), rows: height + 1, columns: width, at: fields.step)
+    let u = try fields.staggered("U", 0..<(highest + 1), rows: height, columns: width + 1)
+    let v = try fields.staggered("V", 0..<(highest + 1), rows: height + 1, columns: width)
     guard u.count >= (highest + 1) * height * (width + 1), v.count >= (highest + 1) * (height + 1) * width else {
       throw IngestError(
         path: fields.step.path, variable: "U/V",

@@ -28,6 +28,8 @@ struct WRFDerivation {
   /// The 3-D fields some metric reads at every level.
   private let wholeVolumes: Set<String>
   private let deaccumulator: Deaccumulator
+  /// Turns implausible input values into missing ones and counts them (`InputScreen`).
+  let screen = InputScreen()
 
   /// Snow depth per water equivalent, cm/mm: Open-Meteo's 7:1 ratio.
   static let snowfallRatio = 0.7
@@ -169,9 +171,9 @@ struct WRFDerivation {
   /// `metrics` order. Depends on nothing but the files, so steps may be derived in any
   /// order and at once.
   func derive(_ index: Int, of steps: [StepSource], reader: some FieldSource) throws(IngestError) -> [[Double]] {
-    let fields = StepFields(reader, step: steps[index], whole: wholeVolumes)
+    let fields = StepFields(reader, step: steps[index], screen: screen, whole: wholeVolumes)
     let earlier = deaccumulator.earlierStep(of: index).map {
-      $0 == index ? fields : StepFields(reader, step: steps[$0])
+      $0 == index ? fields : StepFields(reader, step: steps[$0], screen: screen)
     }
     let hour = try hourAmounts(fields, since: earlier)
     var derived: [Metric: [Double]] = [:]
@@ -235,10 +237,16 @@ struct WRFDerivation {
   /// known there).
   private func hourAmounts(_ fields: StepFields, since earlier: StepFields?) throws(IngestError) -> HourAmounts {
     func amounts(
-      _ accumulated: (StepFields) throws(IngestError) -> [Double]
+      _ names: [String], _ accumulated: (StepFields) throws(IngestError) -> [Double]
     ) throws(IngestError) -> [Double] {
       guard let earlier else { return Deaccumulator.unknown(cells: fields.cells) }
-      return deaccumulator.amounts(try accumulated(fields), since: try accumulated(earlier))
+      let (values, falls) = deaccumulator.amounts(try accumulated(fields), since: try accumulated(earlier))
+      screen.record(
+        names.joined(separator: "+"), falls, step: fields.step, cells: fields.cells,
+        why:
+          "falling by more than \(InputRange.accumulationRoundOff) mm since \(UTC.iso8601(earlier.step.time)) (not round-off, not a bucket reset)"
+      )
+      return values
     }
     func sum(_ names: [String], buckets: [String]) -> (StepFields) throws(IngestError) -> [Double] {
       { (fields) throws(IngestError) in
@@ -256,16 +264,17 @@ struct WRFDerivation {
     }
     var hour = HourAmounts()
     if metrics.contains(.rain) {
-      hour.total = try amounts(sum(rainInputs, buckets: bucketInputs))
+      hour.total = try amounts(rainInputs + bucketInputs, sum(rainInputs, buckets: bucketInputs))
     }
     if metrics.contains(.showers) {
-      hour.convective = try amounts(sum(showerInputs, buckets: bucketInputs.filter { $0 == "I_RAINC" }))
+      let buckets = bucketInputs.filter { $0 == "I_RAINC" }
+      hour.convective = try amounts(showerInputs + buckets, sum(showerInputs, buckets: buckets))
     }
     if metrics.contains(.snow) {
-      hour.snow = try amounts { (fields) throws(IngestError) in try fields.field("SNOWNC") }
+      hour.snow = try amounts(["SNOWNC"]) { (fields) throws(IngestError) in try fields.field("SNOWNC") }
     }
     if hasHail, metrics.contains(.weatherCode) {
-      hour.hail = try amounts { (fields) throws(IngestError) in try fields.field("HAILNC") }
+      hour.hail = try amounts(["HAILNC"]) { (fields) throws(IngestError) in try fields.field("HAILNC") }
     }
     return hour
   }
@@ -315,6 +324,9 @@ struct WRFDerivation {
     // Every thunderstorm code (95–99) comes with precipitation, so the index, the costliest
     // input, is computed only where the hour has some.
     let lifted = hasLiftedIndex ? try liftedIndex(fields, where: hour.total ?? []) : nil
+    // A parcel of screened-out input has no index: the code would miss a thunderstorm it
+    // cannot rule out, so it is missing rather than a guess.
+    let parcel = hasLiftedIndex ? (try fields.field("Q2"), try fields.field("PSFC")) : nil
     func known(_ values: [Double]?, _ cell: Int) -> Double? {
       guard let value = values?[cell], !value.isNaN else { return nil }
       return value
@@ -323,7 +335,8 @@ struct WRFDerivation {
     let (visibility, cloud) = (derived[.visibility], derived[.cloud])
     var codes = [Double](repeating: .nan, count: fields.cells)
     for cell in codes.indices {
-      guard let precipitation = known(hour.total, cell) else { continue }
+      guard let precipitation = known(hour.total, cell), !t[cell].isNaN else { continue }
+      if let parcel, precipitation > 0, parcel.0[cell].isNaN || parcel.1[cell].isNaN { continue }
       let conditions = WeatherConditions(
         precipitation: precipitation, convective: known(hour.convective, cell), snow: known(hour.snow, cell),
         temperature: t[cell] - Thermodynamics.kelvinOffset, visibility: known(visibility, cell),

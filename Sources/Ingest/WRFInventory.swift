@@ -19,6 +19,12 @@ struct WRFInventory {
 
   var firstPath: String { steps[0].path }
 
+  /// The most levels of any 3-D `(Time, level, rows, columns)` variable, staggered
+  /// included; 0 when there is none.
+  var levels: Int {
+    variables.values.filter { $0.shape.count == 4 }.map { $0.shape[1] }.max() ?? 0
+  }
+
   /// Scans every file's metadata and `Times` and groups them by domain (GRID_ID).
   static func scan(_ paths: [String]) throws(IngestError) -> [WRFInventory] {
     guard !paths.isEmpty else {

@@ -29,19 +29,29 @@ public enum LiftedIndex {
   public static func index(
     surfaceKelvin t: Double, mixingRatio q: Double, pascal p: Double, environmentKelvin: Double
   ) -> Double {
-    // `min`/`max` inside would turn unknown inputs into a plausible parcel.
-    guard !(t.isNaN || q.isNaN || p.isNaN) else { return .nan }
     return environmentKelvin - parcelTemperature(kelvin: t, mixingRatio: q, pascal: p)
   }
 
-  /// The temperature (K) of the parcel lifted to 500 hPa.
+  /// The most integration steps an ascent takes: 1,100 hPa to 500 hPa is 4 steps of 0.2
+  /// in ln p; only a parcel from an impossible pressure would need more.
+  static let maximumSteps = 64
+
+  /// The temperature (K) of the parcel lifted to 500 hPa; NaN for a parcel that is not
+  /// air (a temperature, mixing ratio or pressure not finite, or not positive where a
+  /// logarithm needs it).
   public static func parcelTemperature(kelvin t: Double, mixingRatio q: Double, pascal p: Double) -> Double {
+    // `min`/`max` below would turn unknown inputs into a plausible parcel, and an infinite
+    // pressure into an infinite number of integration steps.
+    guard t.isFinite, q.isFinite, p.isFinite, t > 0, p > 0, q > -epsilon else { return .nan }
     let e = max(q * (p / 100) / (epsilon + q), 0.001)
     let condensation = min(t, 2840 / (3.5 * log(t) - log(e) - 4.805) + 55)
     let condensationPressure = p * pow(condensation / t, 1 / kappa)
+    guard condensationPressure.isFinite, condensation > 0 else { return .nan }
     guard condensationPressure > pressure else { return t * pow(pressure / p, kappa) }
     let span = log(pressure) - log(condensationPressure)
-    let steps = max(1, Int((abs(span) / 0.2).rounded(.up)))
+    let needed = (abs(span) / 0.2).rounded(.up)
+    guard needed <= Double(maximumSteps) else { return .nan }
+    let steps = max(1, Int(needed))
     let h = span / Double(steps)
     // Pressure advances by a constant factor per half step: no exp for it.
     let half = exp(h / 2)

@@ -13,8 +13,17 @@ public struct NCVariable: Sendable {
   /// The variable's attributes by name.
   public let attributes: [String: NCAttribute]
 
-  /// The number of values in the whole variable.
-  public var count: Int { shape.reduce(1, *) }
+  /// The number of values in the whole variable; `Int.max` when the declared dimensions'
+  /// product overflows (a file may declare any lengths).
+  public var count: Int {
+    var total = 1
+    for length in shape {
+      let (product, overflow) = total.multipliedReportingOverflow(by: length)
+      if overflow { return .max }
+      total = product
+    }
+    return total
+  }
 }
 
 /// A NetCDF dimension.

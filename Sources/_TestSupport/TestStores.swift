@@ -10,6 +10,14 @@ public enum TestStores {
     SampleRunSpec(westEast: 24, southNorth: 18, levels: 2, dx: 27_000, runStart: start, hours: hours, seed: seed)
   }
 
+  /// Writes the Portugal sample's first `hours` hours in MM5's archiver layout, one file,
+  /// for tests that run the CLI on it.
+  public static func writeMM5Sample(hours: Int, to path: String) throws {
+    var spec = SampleRunSpec.portugal9km
+    spec.hours = hours
+    try SampleRunGenerator.writeMM5(spec, to: path)
+  }
+
   /// Generates the run of `spec` as one wrfout file and ingests it into `store`; returns
   /// the published cube's path.
   @discardableResult

@@ -46,6 +46,15 @@ struct IngestCommand: ParsableCommand {
     ))
   var precision: String?
 
+  @Option(
+    name: .customLong("max-memory"),
+    help: ArgumentHelp(
+      "The most memory a domain's ingest may need, e.g. 512M or 4G (default: half the machine's memory).",
+      discussion:
+        "Ingest predicts each domain's peak memory and disk from its dimensions before reading any field, prints the prediction on standard error, and refuses a domain that would need more than this or more disk than the store has free."
+    ))
+  var maxMemory: String?
+
   @Argument(help: "NetCDF files of one run: WRF wrfout files, MM5 output in NetCDF, or CF files such as GFS or ERA5.")
   var files: [String]
 
@@ -54,15 +63,22 @@ struct IngestCommand: ParsableCommand {
     if let precision, case .failure(let error) = Metric.precisions(precision) {
       throw ValidationError("--precision: \(error.reason)")
     }
+    if let maxMemory, case .failure(let error) = IngestCost.bytes(parsing: maxMemory) {
+      throw ValidationError("--max-memory: \(error.reason)")
+    }
   }
 
   func run() throws {
     keepFreedMemory()
     let variableMap = try map.map { (path) throws(IngestError) in try VariableMap(path: path) }
     let steps = try precision.map { try Metric.precisions($0).get() } ?? [:]
+    let limit = try maxMemory.map { try IngestCost.bytes(parsing: $0).get() }
     let report = try Ingestor.run(
-      files, options: .init(store: store, model: model, convention: convention, map: variableMap, precision: steps))
+      files,
+      options: .init(
+        store: store, model: model, convention: convention, map: variableMap, precision: steps, maxMemory: limit))
     for leftover in report.removedTemporaryFiles { printError(leftover.description) }
+    for (cost, cube) in zip(report.costs, report.published) { printError("\(cube.domain): \(cost.summary)") }
     for warning in report.warnings { printError("warning: \(warning)") }
     for cube in report.published { print(cube.path) }
   }

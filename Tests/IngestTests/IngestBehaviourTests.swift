@@ -174,7 +174,8 @@ private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fil
       (text, "\(text): not a NetCDF file"),
       (noT2, "\(noT2): T2: required variable is missing"),
       ("\(directory)/missing.nc", "\(directory)/missing.nc: no such file"),
-      (hot, "\(hot): temp: value 726.8"),
+      // 1,000 K everywhere is no weather: refused by T2's plausible range, before any metric.
+      (hot, "\(hot): T2: 100.0 % of its values (320 of 320) are outside its range 150.0…350.0 K"),
     ]
     for (path, message) in cases {
       let error = #expect(throws: IngestError.self) {

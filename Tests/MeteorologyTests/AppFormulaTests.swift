@@ -68,4 +68,18 @@ import Testing
     #expect(WindGust.speed(surface: 5, boundaryLayerTop: 10, boundaryLayerHeight: .nan).isNaN)
     #expect(LiftedIndex.index(surfaceKelvin: 300, mixingRatio: .nan, pascal: 1e5, environmentKelvin: 260).isNaN)
   }
+
+  /// A parcel that is not air (an infinite, huge, zero or negative temperature, mixing
+  /// ratio or pressure) has no lifted index: NaN, never a trap. A surface pressure of
+  /// +Inf made the ascent's step count `Int(+Inf)` and killed ingest.
+  @Test(arguments: [Double.infinity, -.infinity, .nan, 1e300, -1e300, 0, -1])
+  func theLiftedIndexOfAParcelThatIsNotAirIsMissingNotATrap(value: Double) {
+    let parcels = [(value, 0.01, 95_000.0), (300, value, 95_000), (300, 0.01, value)]
+    for (t, q, p) in parcels {
+      let index = LiftedIndex.index(surfaceKelvin: t, mixingRatio: q, pascal: p, environmentKelvin: 260)
+      // A finite answer is allowed only for a physically possible parcel (q = 0 or −1 with
+      // the others plausible is dry air, or no parcel).
+      #expect(index.isNaN || (t > 0 && p > 0 && t.isFinite && p.isFinite && q.isFinite), "T \(t), q \(q), p \(p)")
+    }
+  }
 }

@@ -14,6 +14,7 @@ public enum FuzzSeeds {
     switch target {
     case "cube_open", "cube_resealed": seeds = cubes()
     case "locator_build": seeds = locators()
+    case "ingest_dimensions": seeds = dimensions()
     default: seeds = scripts()
     }
     for (name, bytes) in seeds.sorted(by: { $0.key < $1.key }) {
@@ -68,6 +69,21 @@ public enum FuzzSeeds {
     return [
       "binary-wrf": [0, 1, 0, 5] + payload, "binary-cf": [1, 1, 4, 23] + payload,
       "binary-mm5": [2, 1, 7, 7] + payload,
+    ]
+  }
+
+  /// Grids from the sample's size to the 40,000 × 40,000 and 2^31 − 1 on a side,
+  /// with and without 3-D fields (`DimensionsCase`).
+  static func dimensions() -> [String: [UInt8]] {
+    func le(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+    func input(_ width: UInt32, _ height: UInt32, _ levels: UInt32, steps: UInt8, flags: UInt8) -> [UInt8] {
+      le(width) + le(height) + le(levels) + [steps, flags]
+    }
+    return [
+      "sample-10x8x27": input(10, 8, 27, steps: 3, flags: 3),
+      "huge-40000x40000": input(40_000, 40_000, 1, steps: 0, flags: 0),
+      "huge-levels": input(100, 100, 0x7FFF_FFFF, steps: 0, flags: 2),
+      "huge-2e31-sides": input(0x7FFF_FFFF, 0x7FFF_FFFF, 0x7FFF_FFFF, steps: 3, flags: 3),
     ]
   }
 

@@ -2,8 +2,9 @@ import CubeFormat
 import Foundation
 import GridGeometry
 import Ingest
+import _TestSupport
 
-/// What each fuzz target does with one input, kept here so that the four executables are
+/// What each fuzz target does with one input, kept here so that the executables are
 /// one line each and the seed writer can run the same code.
 public enum FuzzTargets {
   /// Whether to print what each input decodes to (`NWPCUBE_FUZZ_VERBOSE=1`), to describe a
@@ -46,6 +47,28 @@ public enum FuzzTargets {
       }
     }
     blackHole(sum)
+  }
+
+  /// The most memory an ingest_dimensions case may plan for: well under libFuzzer's
+  /// `-rss_limit_mb` (2 GiB), so that an estimate that is not an upper bound shows as an
+  /// out-of-memory finding.
+  static let dimensionsMaxMemory = 512 << 20
+
+  /// ingest_dimensions: the input declares a grid (`DimensionsCase`, `DeclaredGrid`) in a tiny
+  /// NetCDF-4 file, which is ingested under `dimensionsMaxMemory`.
+  public static func ingestDimensions(_ bytes: [UInt8]) {
+    let grid = DimensionsCase.grid(bytes)
+    if verbose { FileHandle.standardError.write(Data("ingest_dimensions: \(grid)\n".utf8)) }
+    let path = FuzzScratch.path("dimensions.nc")
+    defer { FuzzScratch.remove("dimensions.nc") }
+    // A length libnetcdf refuses to declare (0 for a fixed dimension is allowed; sizes
+    // HDF5 cannot describe are not) is no ingest case.
+    guard (try? grid.write(to: path)) != nil else { return }
+    let store = FuzzScratch.path("store")
+    defer { FuzzScratch.remove("store") }
+    guard let report = try? Ingestor.run([path], options: .init(store: store, maxMemory: dimensionsMaxMemory))
+    else { return }
+    for published in report.published { CubeProbe.probe(published.path) }
   }
 
   /// netcdf_metadata: the input is a `MetadataScript`; the altered template is ingested

@@ -18,6 +18,10 @@ extension MetadataScript {
       "Times[*]", "XTIME[k]", "XTIME:units", "XTIME:description", "XLAT[k]", "XLONG[k]", "XLAT[*]", "XLONG[*]",
       "T2[k]", "PSFC[k]", "U10[*]", "COSALPHA[*]", "SINALPHA[k]", "RAINC[k]", "HGT[k]", "COSALPHA", "XTIME",
       "CLDFRA", "RAINNC", "Times",
+      // Field values, for the plausibility screen and the derivations behind it (appended,
+      // so that the committed binary seeds keep their meaning).
+      "Q2[k]", "Q2[*]", "PSFC[*]", "T2[*]", "V10[k]", "U10[k]", "SWDOWN[k]", "RAINNC[k]", "SNOWNC[k]",
+      "CLDFRA[k]", "QCLOUD[k]", "QRAIN[k]", "QICE[k]", "QSNOW[k]", "QVAPOR[k]", "P[k]", "PB[k]", "T[k]",
     ],
     "cf": [
       "time:units", "time[k]", "time[*]", "time:standard_name", "time:calendar", "forecast_reference_time[k]",

@@ -7,11 +7,14 @@ public enum MetadataTemplates {
   /// The conventions, by the name a metadata script's first line gives.
   public static let names = ["wrf", "cf", "mm5"]
 
-  /// WRF: the real 10 × 8 Lambert file (4 steps) with the variables ingest reads.
+  /// WRF: the real 10 × 8 Lambert file (4 steps) with the variables ingest reads,
+  /// model-level pressure and temperature included, so that a value changed in a field
+  /// reaches every derivation, the lifted index's ascent too.
   public static let wrf: NetCDFDocument? = {
     let keep: Set<String> = [
       "Times", "XTIME", "XLAT", "XLONG", "T2", "Q2", "PSFC", "U10", "V10", "RAINC", "RAINNC", "RAINSH", "SNOWNC",
-      "HGT", "COSALPHA", "SINALPHA", "SWDOWN", "CLDFRA", "QCLOUD", "QRAIN", "QICE", "QSNOW",
+      "HGT", "COSALPHA", "SINALPHA", "SWDOWN", "CLDFRA", "QCLOUD", "QRAIN", "QICE", "QSNOW", "QVAPOR", "P", "PB",
+      "T",
     ]
     return try? NetCDFDocument(
       reading: "\(FuzzScratch.repositoryRoot)/SampleGrids/wrf/wrf_d01_allvars_lambert.cdf2.nc", keep: keep.contains)

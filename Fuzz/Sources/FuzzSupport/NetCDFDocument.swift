@@ -75,6 +75,11 @@ public struct NetCDFDocument: Sendable {
       if variable.type == .char {
         try file.writeStrings(
           variable.name, start: start, count: shape, Array(variable.rows.prefix(count / max(shape.last ?? 1, 1))))
+      } else if variable.values.count >= count, variable.type == .float {
+        // As floats: libnetcdf's conversion from doubles refuses ±Inf and values beyond a
+        // float (NC_ERANGE), which would skip exactly the inputs the plausibility screen
+        // is for; Swift's conversion makes 1e300 an infinity, as a model's overflow would.
+        try file.write(variable.name, start: start, count: shape, variable.values.prefix(count).map(Float.init))
       } else if variable.values.count >= count {
         try file.write(variable.name, start: start, count: shape, Array(variable.values.prefix(count)))
       }

@@ -7,9 +7,19 @@ import UTCTime
 /// CF-convention files (e.g. GFS or ERA5 converted to NetCDF): one domain, the grid of the
 /// first file, the time axis of all files, quantities found by standard_name or alias.
 enum CFConvention {
-  static func plans(_ paths: [String], map: VariableMap?) throws(IngestError) -> [IngestPlan] {
+  /// The grid is checked against `maxMemory` (`IngestCost`) before its coordinates are read.
+  static func plans(
+    _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
+  ) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
+      if let (latitude, longitude) = CFGrid.coordinates(in: file) {
+        // 1-D axes span a grid of their product; 2-D arrays are the grid.
+        let (height, width) =
+          latitude.shape.count == 2 ? (latitude.shape[0], latitude.shape[1]) : (latitude.count, longitude.count)
+        try IngestCost.requireGrid(
+          width: width, height: height, steps: 1, levels: 0, maxMemory: maxMemory, path: file.path)
+      }
       let fileGrid = try CFGrid(file)
       // Every file's grid is the first file's, which must be a valid one.
       if let grid {
@@ -46,7 +56,8 @@ enum CFConvention {
         projection: CubeProjection(
           code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
         gridSpacing: spacing, metrics: derivation.metrics,
-        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain,
+        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: 0,
+        screen: derivation.screen,
         derive: { (index) throws(IngestError) in try derivation.derive(steps[index], reader: reader) })
     ]
   }
@@ -103,6 +114,10 @@ struct CFDerivation {
   let metrics: [Metric]
   let warnings: [String]
   private let fields: [String: CFField]
+  /// Each field's quantity, as `InputRange.table` names it.
+  private let labels: [String: String]
+  /// Turns implausible input values into missing ones and counts them (`InputScreen`).
+  let screen = InputScreen()
   private let rainIsFlux: Bool
   /// The fields showers and snowfall come from, if any.
   private let convective: String?
@@ -110,6 +125,7 @@ struct CFDerivation {
 
   init(file: NCFile, grid: CFGrid, stepSeconds: Int64, map: VariableMap?) throws(IngestError) {
     var fields: [String: CFField] = [:]
+    var labels: [String: String] = [:]
     // A mapped metric names its variable; rain's quantity (flux or amount) follows from the
     // units it is given in.
     let mapped = Dictionary(
@@ -117,6 +133,7 @@ struct CFDerivation {
       },
       uniquingKeysWith: { a, _ in a })
     func find(_ key: String, _ quantity: CFQuantity) throws(IngestError) {
+      labels[key] = quantity.label
       if key == "pr" || key == "tp", let (metric, entry) = mapped["rain"], let map {
         let field = try CFField.mapped(entry, as: quantity, in: file, grid: grid, map: map.path, metric: metric)
         if field != nil { fields[key] = field }
@@ -218,6 +235,7 @@ struct CFDerivation {
     self.metrics = metrics
     self.warnings = warnings
     self.fields = fields
+    self.labels = labels
   }
 
   func derive(_ step: StepSource, reader: CFFieldReader) throws(IngestError) -> [[Double]] {
@@ -225,7 +243,9 @@ struct CFDerivation {
     func read(_ key: String) throws(IngestError) -> [Double] {
       if let cached = cache[key] { return cached }
       guard let field = fields[key] else { return [] }
-      let values = try reader.read(field, at: step)
+      var values = try reader.read(field, at: step)
+      // Warnings name the file's variable; the range is its quantity's.
+      screen.screen(field.variable, quantity: labels[key] ?? key, &values, step: step, cells: reader.cells)
       cache[key] = values
       return values
     }

@@ -1,0 +1,4 @@
+import FuzzSupport
+
+// The ingest_dimensions fuzz target (docs/reliability.md).
+FuzzDriver.run("ingest_dimensions", FuzzTargets.ingestDimensions)

@@ -1,0 +1,139 @@
+import Meteorology
+import Synchronization
+import UTCTime
+
+/// Screens the fields of one domain's run for values no atmosphere has (`InputRange`),
+/// turning each into missing (NaN) in its cell and step, and keeps count, so that ingest
+/// warns once per field and refuses a file in which too much of a field is bad.
+///
+/// Steps are derived several at once and a field may be read more than once for a step
+/// (an accumulation is read again as the next hour's earlier step, a field's lowest levels
+/// before all of them): counts are kept per field and step, the fullest read's, so that a
+/// value is counted once however often it is read.
+final class InputScreen: Sendable {
+  /// The largest share of a field's values that may be bad in a run that is still
+  /// ingested. An isolated bad cell is a small share of any grid (one cell of the
+  /// smallest sample domain, 80 cells, at every step, is 1.25 %); a wrong unit, a
+  /// corrupted chunk or a field that blew up spoils far more. docs/inputs.md explains.
+  static let refusedShare = 0.05
+
+  /// What a screened read found: values read, bad ones, and the first bad one's place.
+  struct Tally: Sendable {
+    var values: Int
+    var bad: Int
+    /// The first bad value's index in the read (level by level), and the value.
+    var first: (index: Int, value: Double)?
+  }
+
+  private struct Key: Hashable {
+    let name: String
+    let time: Int64
+  }
+
+  private struct Entry {
+    var tally: Tally
+    let step: StepSource
+    let cells: Int
+    let why: String
+  }
+
+  private let entries = Mutex([Key: Entry]())
+
+  /// Replaces every value of `name` outside its range (that of `quantity` in
+  /// `InputRange.table`, by default `name`'s) with NaN and records the read; fields
+  /// without a range pass as they are.
+  func screen(_ name: String, quantity: String? = nil, _ values: inout [Double], step: StepSource, cells: Int) {
+    guard let range = InputRange.table[quantity ?? name] else { return }
+    var tally = Tally(values: values.count, bad: 0)
+    for index in values.indices where !range.contains(values[index]) {
+      if tally.first == nil { tally.first = (index, values[index]) }
+      values[index] = .nan
+      tally.bad += 1
+    }
+    record(
+      name, tally, step: step, cells: cells,
+      why: "outside its range \(range.text) or not finite, stored as missing with every metric derived from them")
+  }
+
+  /// The last guard before a derived metric is stored: a value outside the metric's
+  /// plausible range (`Metric.plausibleRange`) becomes missing and is counted under the
+  /// metric's name. Unknown values (NaN) are missing already and pass.
+  func guardDerived(_ metric: Metric, _ values: inout [Double], step: StepSource, cells: Int) {
+    guard let range = metric.plausibleRange else { return }
+    var tally = Tally(values: values.count, bad: 0)
+    for index in values.indices where !values[index].isNaN && !range.contains(values[index]) {
+      if tally.first == nil { tally.first = (index, values[index]) }
+      values[index] = .nan
+      tally.bad += 1
+    }
+    record(
+      "derived \(metric.name)", tally, step: step, cells: cells,
+      why: "outside the metric's plausible range \(range.text) (a derivation fault), stored as missing")
+  }
+
+  /// Records a check made elsewhere (a falling accumulation, a derived metric out of its
+  /// range) under `name`, with `why` saying what was wrong.
+  func record(_ name: String, _ tally: Tally, step: StepSource, cells: Int, why: String) {
+    let key = Key(name: name, time: step.time)
+    entries.withLock { entries in
+      if let existing = entries[key], existing.tally.values >= tally.values { return }
+      entries[key] = Entry(tally: tally, step: step, cells: cells, why: why)
+    }
+  }
+
+  /// One warning per field with bad values: how many, at how many steps, and the first
+  /// (earliest step, lowest index) with its file, time, cell and coordinates.
+  func warnings(width: Int, latitudes: [Float], longitudes: [Float]) -> [String] {
+    summaries().map { summary in
+      let entry = summary.first
+      let index = entry.tally.first?.index ?? 0
+      let cell = index % max(entry.cells, 1)
+      let level = index / max(entry.cells, 1)
+      let place =
+        cell < latitudes.count && cell < longitudes.count
+        ? " (lat \(latitudes[cell]), lon \(longitudes[cell]))" : ""
+      let levelText = level > 0 ? ", level \(level)" : ""
+      let value = entry.tally.first.map { " value \($0.value)" } ?? ""
+      let valuesText = summary.bad == 1 ? "1 value" : "\(summary.bad) values"
+      let stepsText = summary.steps == 1 ? "1 step" : "\(summary.steps) steps"
+      return
+        "\(summary.name): \(valuesText) at \(stepsText) \(entry.why), stored as missing with every metric derived from them; first in \(entry.step.path) at \(UTC.iso8601(entry.step.time)), cell i=\(cell % max(width, 1)), j=\(cell / max(width, 1))\(levelText)\(place),\(value)"
+    }
+  }
+
+  /// The error refusing the run when some field's bad share exceeds `refusedShare`.
+  func refusal() -> IngestError? {
+    for summary in summaries() where Double(summary.bad) > Self.refusedShare * Double(summary.values) {
+      let share = (100 * Double(summary.bad) / Double(max(summary.values, 1)) * 10).rounded() / 10
+      return IngestError(
+        path: summary.first.step.path, variable: summary.name,
+        reason:
+          "\(share) % of its values (\(summary.bad) of \(summary.values)) are \(summary.first.why): more than \(Self.refusedShare * 100) % is refused as a broken file"
+      )
+    }
+    return nil
+  }
+
+  private struct Summary {
+    let name: String
+    let values: Int
+    let bad: Int
+    let steps: Int
+    let first: Entry
+  }
+
+  /// Per field, in name order: totals over its steps and its earliest bad read.
+  private func summaries() -> [Summary] {
+    let all = entries.withLock { $0 }
+    var byName: [String: [(time: Int64, entry: Entry)]] = [:]
+    for (key, entry) in all { byName[key.name, default: []].append((key.time, entry)) }
+    return byName.keys.sorted().compactMap { name in
+      let reads = (byName[name] ?? []).sorted { $0.time < $1.time }
+      let bad = reads.filter { $0.entry.tally.bad > 0 }
+      guard let first = bad.first?.entry else { return nil }
+      return Summary(
+        name: name, values: reads.reduce(0) { $0 + $1.entry.tally.values },
+        bad: bad.reduce(0) { $0 + $1.entry.tally.bad }, steps: bad.count, first: first)
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import _TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Ingest predicts a run's memory and disk from its dimensions and refuses, before reading
+/// a field, what it cannot afford; what it predicts bounds what it uses.
+@Suite struct IngestCostTests {
+  /// Runs `nwpcube` under a cap on its address space (`ulimit -v`, KiB) and a timeout, so
+  /// that an ingest that tried to allocate the grid fails the test instead of taking the
+  /// machine.
+  private static func boundedIngest(
+    _ arguments: [String], kibibytes: Int, seconds: Int
+  ) throws
+    -> MeasuredProcess.Outcome
+  {
+    let quoted = ([CommandLineTool.executable, "ingest"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    return try MeasuredProcess.run(
+      "/bin/bash", ["-c", "ulimit -v \(kibibytes) && exec timeout -s KILL \(seconds) \(quoted)"])
+  }
+
+  /// The issue's file: a 28 KB NetCDF-4 file declaring a 40,000 × 40,000 grid drove ingest to
+  /// 23.7 GB. Now it is refused before the coordinates are read, in a process capped at
+  /// 2 GiB of address space, with a message naming the dimensions and the limit.
+  @Test func aHugeGridInATinyFileIsRefusedNamingItsDimensionsAndTheLimit() throws {
+    let directory = SampleFiles.temporaryDirectory("huge-grid")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wrfout_d01_huge.nc"
+    try DeclaredGrid(westEast: 40_000, southNorth: 40_000).write(to: path)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    #expect(size < 100_000, "the file is tiny: \(size) bytes")
+    let outcome = try Self.boundedIngest(
+      ["--store", "\(directory)/store", "--max-memory", "4G", path], kibibytes: 2 << 20, seconds: 60)
+    #expect(outcome.status == 1, "exit status \(outcome.status): \(outcome.standardError)")
+    #expect(outcome.standardError.contains("\(path): ingesting 40000×40000 cells, 1 steps"))
+    #expect(outcome.standardError.contains("more than the limit of 4.0 GiB (--max-memory)"))
+    #expect(outcome.peakBytes < 512 << 20, "peak \(outcome.peakBytes) bytes")
+  }
+
+  /// Declared dimensions near 2^31 each (a grid of 2^62 cells) neither overflow the
+  /// estimate nor reach an allocation: the default limit refuses them.
+  @Test func aGridOfTwoToTheSixtyTwoCellsIsRefusedWithoutOverflow() throws {
+    let directory = SampleFiles.temporaryDirectory("overflow-grid")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wrfout_d01_overflow.nc"
+    try DeclaredGrid(westEast: Int(Int32.max), southNorth: Int(Int32.max)).write(to: path)
+    let outcome = try Self.boundedIngest(["--store", "\(directory)/store", path], kibibytes: 2 << 20, seconds: 60)
+    #expect(outcome.status == 1, "exit status \(outcome.status): \(outcome.standardError)")
+    #expect(outcome.standardError.contains("ingesting 2147483647×2147483647 cells"))
+    #expect(outcome.standardError.contains("(--max-memory)"))
+  }
+
+  /// A limit below what a sample run needs refuses it, naming the run's dimensions and the
+  /// limit, and publishes nothing.
+  @Test func aMaxMemoryBelowASampleRunsNeedRefusesIt() throws {
+    let directory = SampleFiles.temporaryDirectory("max-memory")
+    defer { SampleFiles.remove(directory) }
+    let outcome = try CommandLineTool.run([
+      "ingest", "--store", "\(directory)/store", "--max-memory", "64M", SampleFiles.allvars,
+    ])
+    #expect(outcome.status == 1)
+    #expect(outcome.standardError.contains("ingesting 10×8 cells, 4 steps, 28 levels"))
+    #expect(outcome.standardError.contains("more than the limit of 64.0 MiB (--max-memory)"))
+    #expect(!FileManager.default.fileExists(atPath: "\(directory)/store/wrf/d01"))
+    let invalid = try CommandLineTool.run(["ingest", "--store", directory, "--max-memory", "lots", SampleFiles.allvars])
+    #expect(invalid.status == 64)
+    #expect(invalid.standardError.contains("--max-memory: 'lots' is not a size"))
+  }
+
+  /// The prediction is an upper bound: real ingests of the bundled samples (a NetCDF-4 and
+  /// a classic WRF file, the CF grid, and the generated Portugal run, 25 hourly WRF files
+  /// and the same in MM5's layout)
+  /// peak, by the kernel's count of the child's resident set, below what they printed.
+  @Test func peakMemoryOfSampleIngestsStaysWithinThePrediction() throws {
+    let directory = SampleFiles.temporaryDirectory("peak")
+    defer { SampleFiles.remove(directory) }
+    let generated = "\(directory)/portugal"
+    let sample = try CommandLineTool.run(["sample-run", "--out", generated, "--hours", "24"])
+    #expect(sample.status == 0, "\(sample.standardError)")
+    let hourly = try FileManager.default.contentsOfDirectory(atPath: generated).sorted().map { "\(generated)/\($0)" }
+    let mm5 = "\(directory)/mm5.nc"
+    try TestStores.writeMM5Sample(hours: 24, to: mm5)
+    let runs = [
+      [SampleFiles.allvars], [SampleFiles.allvarsCDF2], [SampleFiles.grid("cf/gfs_1deg_subset.nc")], hourly, [mm5],
+    ]
+    for (index, files) in runs.enumerated() {
+      let outcome = try MeasuredProcess.run(
+        CommandLineTool.executable, ["ingest", "--store", "\(directory)/store\(index)"] + files)
+      #expect(outcome.status == 0, "\(outcome.standardError)")
+      let predictions = outcome.standardError.split(separator: "\n").compactMap { line -> Int? in
+        guard let range = line.range(of: "predicted peak memory ") else { return nil }
+        let rest = line[range.upperBound...]
+        guard let open = rest.firstIndex(of: "("), let end = rest.range(of: " bytes)") else { return nil }
+        return Int(rest[rest.index(after: open)..<end.lowerBound])
+      }
+      let predicted = try #require(predictions.first, "no prediction in \(outcome.standardError)")
+      #expect(outcome.peakBytes > 0)
+      #expect(
+        outcome.peakBytes <= predicted, "\(files.first ?? ""): peak \(outcome.peakBytes) > predicted \(predicted)")
+    }
+  }
+
+  /// Whether this process may mount a file system (root with CAP_SYS_ADMIN), tried once.
+  static let canMountTmpfs: Bool = {
+    let directory = SampleFiles.temporaryDirectory("can-mount")
+    defer { SampleFiles.remove(directory) }
+    guard getuid() == 0,
+      (try? MeasuredProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]))?.status == 0
+    else { return false }
+    _ = try? MeasuredProcess.run("/bin/umount", [directory])
+    return true
+  }()
+
+  /// A store on a file system too small for the cube is refused before anything is
+  /// written, naming the store and the space. Needs a 1 MiB tmpfs, so root.
+  @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+  func aStoreWithoutRoomForTheCubeIsRefusedNamingTheStoreAndTheSpace() throws {
+    let directory = SampleFiles.temporaryDirectory("small-disk")
+    defer { SampleFiles.remove(directory) }
+    let store = "\(directory)/store"
+    try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+    #expect(try MeasuredProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", store]).status == 0)
+    defer { _ = try? MeasuredProcess.run("/bin/umount", [store]) }
+    let outcome = try CommandLineTool.run(["ingest", "--store", store, SampleFiles.allvars])
+    #expect(outcome.status == 1)
+    #expect(outcome.standardError.contains("of disk in \(store), which has"))
+    #expect(outcome.standardError.contains("10×8 cells"))
+  }
+}
