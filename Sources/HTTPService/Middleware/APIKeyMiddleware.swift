@@ -49,7 +49,16 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
       }
       candidate = Substring(value)
     case .pathSegment(let index):
-      candidate = KeyLocation.segment(index, of: request.uri.path) ?? ""
+      // Decoded once, as a query's key is, so that `%6Bey` is the key `key` wherever it is
+      // sent (the path reaches here as sent).
+      guard let decoded = QueryParameters.percentDecoded((KeyLocation.segment(index, of: request.uri.path) ?? "").utf8)
+      else {
+        return refuse(
+          .unauthorized,
+          "\(location.subject): not a valid API key; it has malformed percent-encoding (encode bytes as %XX with two "
+            + "hexadecimal digits, in UTF-8)")
+      }
+      candidate = Substring(decoded)
     }
     guard !candidate.isEmpty else {
       return refuse(.unauthorized, "\(location.subject): empty; this server requires an API key: \(location.help)")
