@@ -1,4 +1,5 @@
 import Foundation
+import MapTiles
 import Testing
 import _TestSupport
 
@@ -145,6 +146,20 @@ import _TestSupport
     }
     for text in ["38.1294,-8.9341", "+38,-9", "1e1,5", ".5,5.", "38", "a,b", "38,-9,", "38;-9"] {
       let reads = (try? DarkSkyParameters(location: text, query: try QueryParameters(nil, maximumBytes: 100))) != nil
+      #expect(try Self.matches(pattern, text) == reads, "\(text): the server reads it: \(reads)")
+    }
+  }
+
+  @Test func theTileTimePatternAdmitsExactlyTheTimesTheServerReads() throws {
+    let operations = try OpenAPITests.operations(try OpenAPITests.document())
+    let tiles = try #require(operations.first { $0.path == TileRoutes.tilePath })
+    let time = try #require(tiles.parameter("time")?["schema"] as? [String: Any])
+    let pattern = try #require(time["pattern"] as? String)
+    let texts =
+      Self.days(separator: "-").flatMap { ["\($0)T12:00Z", "\($0)T23:59"] }
+      + ["2026-06-21T24:00Z", "2026-06-21T12:60Z", "2026-06-21T12:00:00Z", "2026-06-21", "2026-06-21T12:00+01:00"]
+    for text in texts {
+      let reads = (try? TileService.parseTime(text)) != nil
       #expect(try Self.matches(pattern, text) == reads, "\(text): the server reads it: \(reads)")
     }
   }
