@@ -83,6 +83,14 @@ import _TestSupport
     }
   }
 
+  /// The schema pattern of the parameter `name` of the operation at `path`.
+  static func pattern(of name: String, on path: String) throws -> String {
+    let operations = try OpenAPITests.operations(try OpenAPITests.document())
+    let operation = try #require(operations.first { $0.path == path }, "\(path)")
+    let schema = try #require(operation.parameter(name)?["schema"] as? [String: Any], "\(path) \(name)")
+    return try #require(schema["pattern"] as? String, "\(path) \(name)")
+  }
+
   /// Whether `pattern` (an OpenAPI pattern, ECMA-262, which these stay within) matches `text`.
   static func matches(_ pattern: String, _ text: String) throws -> Bool {
     let expression = try NSRegularExpression(pattern: pattern)
@@ -129,10 +137,7 @@ import _TestSupport
   }
 
   @Test func darkSkysLocationPatternAdmitsExactlyTheTimesTheServerReads() throws {
-    let operations = try OpenAPITests.operations(try OpenAPITests.document())
-    let darkSky = try #require(operations.first { $0.path == DarkSkyRoute.path })
-    let location = try #require(darkSky.parameter("location")?["schema"] as? [String: Any])
-    let pattern = try #require(location["pattern"] as? String)
+    let pattern = try Self.pattern(of: "location", on: DarkSkyRoute.path)
     let times =
       Self.days(separator: "-").flatMap { ["\($0)T12:00:00", "\($0)T23:59:59Z", "\($0)T00:00:00+01:00"] }
       + [
@@ -151,10 +156,7 @@ import _TestSupport
   }
 
   @Test func theTileTimePatternAdmitsExactlyTheTimesTheServerReads() throws {
-    let operations = try OpenAPITests.operations(try OpenAPITests.document())
-    let tiles = try #require(operations.first { $0.path == TileRoutes.tilePath })
-    let time = try #require(tiles.parameter("time")?["schema"] as? [String: Any])
-    let pattern = try #require(time["pattern"] as? String)
+    let pattern = try Self.pattern(of: "time", on: TileRoutes.tilePath)
     let texts =
       Self.days(separator: "-").flatMap { ["\($0)T12:00Z", "\($0)T23:59"] }
       + ["2026-06-21T24:00Z", "2026-06-21T12:60Z", "2026-06-21T12:00:00Z", "2026-06-21", "2026-06-21T12:00+01:00"]
