@@ -49,10 +49,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
       }
       candidate = Substring(value)
     case .pathSegment(let index):
-      // Decoded once, as a query's key is, so that `%6Bey` is the key `key` wherever it is
-      // sent (the path reaches here as sent).
-      guard let decoded = QueryParameters.percentDecoded((KeyLocation.segment(index, of: request.uri.path) ?? "").utf8)
-      else {
+      guard let decoded = KeyLocation.key(inSegment: index, of: request.uri.path) else {
         return refuse(
           .unauthorized,
           "\(location.subject): not a valid API key; it has malformed percent-encoding (encode bytes as %XX with two "
