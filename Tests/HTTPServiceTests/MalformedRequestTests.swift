@@ -219,9 +219,10 @@ import _TestSupport
       ("apikey=%20\(key)", 401, "apikey: not a valid API key"),
       ("apikey=\(key)%00", 401, "apikey: not a valid API key"),
       ("apikey=%C3%A9\(key.dropFirst())", 401, "apikey: not a valid API key"),
+      // Quoted without its value: a key is a secret, even a malformed one.
       (
         "apikey=\(key)%", 400,
-        "the query string has malformed percent-encoding in 'apikey=\(key)%'; encode bytes as %XX with two "
+        "the query string has malformed percent-encoding in 'apikey=(redacted)'; encode bytes as %XX with two "
           + "hexadecimal digits, in UTF-8"
       ),
       ("apikey=\(String(repeating: "k", count: 9_000))", 414, "the query string is "),

@@ -41,6 +41,14 @@ enum KeyLocation: Sendable, Equatable {
     return segments[segments.startIndex + index - 1]
   }
 
+  /// The key in the `index`th segment of `path` (as sent), percent-decoded once as a query's
+  /// key is, so that `%6Bey` is the key `key` wherever it is sent: empty when the path is
+  /// shorter, nil when an escape is malformed. Everything that reads a key from a path reads
+  /// it here, so that a key is the same key to each of them.
+  static func key(inSegment index: Int, of path: String) -> String? {
+    QueryParameters.percentDecoded((segment(index, of: path) ?? "").utf8)
+  }
+
   /// `query` without the parameter `name` (as decoded); nil when nothing is left. Every
   /// other parameter stays byte for byte as sent.
   static func query(_ query: String?, removing name: String) -> String? {

@@ -49,7 +49,13 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
       }
       candidate = Substring(value)
     case .pathSegment(let index):
-      candidate = KeyLocation.segment(index, of: request.uri.path) ?? ""
+      guard let decoded = KeyLocation.key(inSegment: index, of: request.uri.path) else {
+        return refuse(
+          .unauthorized,
+          "\(location.subject): not a valid API key; it has malformed percent-encoding (encode bytes as %XX with two "
+            + "hexadecimal digits, in UTF-8)")
+      }
+      candidate = Substring(decoded)
     }
     guard !candidate.isEmpty else {
       return refuse(.unauthorized, "\(location.subject): empty; this server requires an API key: \(location.help)")

@@ -18,7 +18,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     } catch let error as any HTTPResponseError {
       let message =
         error.status == .notFound
-        ? "no route for \(request.method) \(request.uri.path); the API is described at \(ServiceRoutes.openAPIPath)"
+        // The path as the log writes it: Dark Sky's carries a key, which no answer may echo.
+        ? "no route for \(request.method) \(APIFamily.redacting(request.uri.path)); "
+          + "the API is described at \(ServiceRoutes.openAPIPath)"
         : error.status.reasonPhrase
       return JSONErrorBody.response(status: error.status, message: message, path: request.uri.path)
     } catch {

@@ -32,7 +32,8 @@ struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
     context.coreContext.endpointPath.value = route
     var response = JSONErrorBody.response(
       status: .methodNotAllowed,
-      message: "method \(request.method) is not allowed on \(request.uri.path); use GET or HEAD",
+      // Redacted: Dark Sky's path carries a key, which no answer may echo.
+      message: "method \(request.method) is not allowed on \(APIFamily.redacting(request.uri.path)); use GET or HEAD",
       path: request.uri.path)
     response.headers[.allow] = Self.allowed
     return response

@@ -28,9 +28,11 @@ struct QueryParameters: Sendable {
       let rawName = equals.map { part[..<$0] } ?? part
       let rawValue = equals.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
       guard let name = Self.percentDecoded(rawName), let value = Self.percentDecoded(rawValue) else {
+        // Quoted as the log writes it: a key's value is a secret even when malformed.
+        let quoted = KeyLocation.query(String(decoding: part, as: UTF8.self), redacting: APIFamily.keyParameters)
         throw APIError(
           .badRequest,
-          "the query string has malformed percent-encoding in \(Self.quoted(String(decoding: part, as: UTF8.self))); "
+          "the query string has malformed percent-encoding in \(Self.quoted(quoted)); "
             + "encode bytes as %XX with two hexadecimal digits, in UTF-8")
       }
       guard !name.isEmpty else {
