@@ -1,4 +1,5 @@
 import CPrefetch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,8 +14,15 @@ import CPrefetch
 /// corrupted or foreign file is refused with a one-line reason instead of crashing or
 /// answering wrong numbers later. Reads after that are O(1) pointer arithmetic.
 ///
+/// A page of the file can still change after it was verified, if another process writes to
+/// it in place: with `CubeLeases` started, the cube holds a read lease and is withdrawn
+/// before the writer may proceed; without one, every file offset a read takes from the
+/// mapping (a version 2 cell entry) is bounds-checked, so that a damaged entry reads as
+/// missing and withdraws the cube instead of sending a read outside the file.
+///
 /// `@unchecked Sendable`: the class owns a read-only mapping that never changes after
-/// `init` and is unmapped only in `deinit`, so sharing it between threads is safe.
+/// `init` and is unmapped only in `deinit`, so sharing it between threads is safe; its one
+/// mutable state, the withdrawal, is atomic.
 public final class CubeFile: @unchecked Sendable {
   /// The file that was opened.
   public let path: String
@@ -39,6 +47,14 @@ public final class CubeFile: @unchecked Sendable {
   @usableFromInline let stepCount: Int
   /// Each metric's bytes of data (its block or section), for `info`.
   public let dataBytes: [Int]
+  /// Version 2: where each metric's payloads must end, in bytes from its section's start
+  /// (the padding after them keeps a code's 4-byte load inside the section).
+  @usableFromInline let payloadEnds: [Int]
+  /// The open descriptor that holds the lease, or -1 when the cube is not leased (it is
+  /// closed once mapped).
+  private let descriptor: Int32
+  /// `CubeWithdrawal`'s raw value once the cube is withdrawn, 0 before.
+  private let withdrawn = Atomic<UInt8>(0)
 
   /// Maps and validates the cube at `path`. With `verifyChecksums` false only the header is
   /// hashed.
@@ -50,9 +66,20 @@ public final class CubeFile: @unchecked Sendable {
   public init(path: String, checksums: ChecksumScope) throws(CubeError) {
     self.path = path
     let (descriptor, status) = try Self.openFile(path)
-    defer { close(descriptor) }
+    // Leased before it is mapped and verified, so that a file already open for writing
+    // elsewhere is refused at once, and a writer that comes later is held back from here on.
+    let leased: Bool
+    do {
+      leased = try CubeLeases.shared.lease(descriptor, path: path)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    // An unleased cube needs no descriptor once mapped.
+    defer { if !leased { close(descriptor) } }
     let size = Int(status.st_size)
     guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+      if leased { close(descriptor) }
       throw CubeError(path: path, reason: "cannot map: \(FileSystem.errnoText())")
     }
     let base = UnsafeRawPointer(mapping)
@@ -67,20 +94,46 @@ public final class CubeFile: @unchecked Sendable {
       self.terrainOffset = validated.terrainOffset
     } catch {
       munmap(mapping, size)
+      if leased { close(descriptor) }
       throw error
     }
     self.base = base
     self.fileBytes = size
     self.identity = FileIdentity(status: status)
     self.stepCount = header.stepCount
+    payloadEnds = dataBytes.map { $0 - CubeLayout.sectionPadding }
+    self.descriptor = leased ? descriptor : -1
+    if leased { CubeLeases.shared.register(self, descriptor: descriptor) }
   }
 
-  deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileBytes) }
+  // Unmapped before the descriptor closes: closing releases the lease, and a writer held
+  // back by it may then shrink the file.
+  deinit {
+    munmap(UnsafeMutableRawPointer(mutating: base), fileBytes)
+    if descriptor >= 0 {
+      CubeLeases.shared.unregister(descriptor: descriptor)
+      close(descriptor)
+    }
+  }
+
+  /// Whether the cube holds a read lease (`CubeLeases`), which keeps other processes from
+  /// changing it in place while it is mapped.
+  public var isLeased: Bool { descriptor >= 0 }
+
+  /// Why the cube must no longer be served, nil while it may be.
+  public var withdrawal: CubeWithdrawal? { CubeWithdrawal(rawValue: withdrawn.load(ordering: .relaxed)) }
+
+  /// Marks the cube withdrawn for `reason` (the first reason stays).
+  func withdraw(_ reason: CubeWithdrawal) {
+    _ = withdrawn.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
+  }
 
   /// `path` opened read-only, with its status: a regular file at least a header long, or
   /// the reason it is not. The caller closes the descriptor.
   static func openFile(_ path: String) throws(CubeError) -> (descriptor: Int32, status: stat) {
-    let descriptor = open(path, O_RDONLY)
+    // Close-on-exec: a child (the PNG renderer) must not inherit a leased descriptor, which
+    // would keep the lease after the cube lets go of it.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
     }
@@ -116,9 +169,23 @@ public final class CubeFile: @unchecked Sendable {
     let section = data[metric]
     guard packed else { return CellSeries(words: section + (cell &* stepCount) &* 2) }
     let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
+    let offset = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+    let width = Int(truncatingIfNeeded: entry >> 48) & 0xFF
+    // Every entry was checked at open, but a page can change after that: an entry that
+    // would send a read past its section's payloads is damage, never an address.
+    guard width <= SeriesFrame.maximumWidth,
+      offset &+ SeriesFrame.payloadBytes(steps: stepCount, width: width) <= payloadEnds[metric]
+    else { return damagedSeries(metric: metric) }
     return CellSeries(
-      payload: section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF),
-      reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: Int(truncatingIfNeeded: entry >> 48) & 0xFF)
+      payload: section + offset, reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: width)
+  }
+
+  /// A series that reads as missing throughout, for a cell whose entry is damaged; the cube
+  /// is withdrawn so that the store stops serving it.
+  @usableFromInline
+  func damagedSeries(metric: Int) -> CellSeries {
+    withdraw(.damagedEntry)
+    return CellSeries(payload: data[metric], reference: UInt32(CubeMetric.missing), width: 0)
   }
 
   /// Writes the words of `metric` at `cell` for the steps `range` into `output`, decoding
