@@ -13,7 +13,8 @@ struct StoreScan: Sendable {
   /// Cubes this scan found unreadable for the first time.
   let newlyRejected: Int
   /// Cubes of the previous catalog this scan left out because their files changed in place
-  /// while they were served (`CubeFile.withdrawal`).
+  /// while they were served (`CubeFile.withdrawal`, or the same file with another size or
+  /// modification time).
   let withdrawn: Int
   /// Whether a cube file was open for writing elsewhere: it is looked at again at every
   /// check rather than remembered as rejected, since its writer may finish without
@@ -69,15 +70,22 @@ struct StoreScan: Sendable {
     var (opened, newlyRejected, withdrawn, waitsForWriter) = (0, 0, 0, false)
     for file in listing.cubes.flatMap(\.files) {
       guard let identity = FileIdentity(path: file) else { continue }  // pruned meanwhile
-      if let cube = reusable[file], cube.file.identity == identity || cube.file.withdrawal != nil {
-        guard let reason = cube.file.withdrawal else {
+      if let cube = reusable[file] {
+        let served = cube.file.identity
+        if served == identity, cube.file.withdrawal == nil {
           cubes.append(cube)
           continue
         }
-        // Dropped from the catalog, so that it is unmapped (and its lease released) once
-        // the last request reading it ends; the file is opened afresh below.
-        withdrawn += 1
-        problems.append("\(file): withdrawn: \(reason); served again once a complete cube is published under its name")
+        // The same file with another size or time was written to in place (a cube not
+        // leased, or a lease broken); a new file under the name is a publish.
+        let inPlace = served.device == identity.device && served.inode == identity.inode
+        if let reason = cube.file.withdrawal?.description ?? (inPlace ? "it was changed in place while served" : nil) {
+          // Dropped from the catalog, so that it is unmapped (and its lease released) once
+          // the last request reading it ends; the file is opened afresh below.
+          withdrawn += 1
+          problems.append(
+            "\(file): withdrawn: \(reason); served again once a complete cube is published under its name")
+        }
       }
       if let known = previous?.rejected[file], known.identity == identity {
         rejected[file] = known
