@@ -22,6 +22,10 @@ import Synchronization
 /// and its descriptor closed, which releases the lease, and only then does the writer's
 /// `open` or `truncate` return. See docs/reliability.md, "Cubes changed in place".
 ///
+/// The signal is separate from the one mechanism the server uses for SIGTERM and SIGINT
+/// (swift-service-lifecycle's `UnixSignalsSequence`): that one knows named signals only and
+/// cannot say which descriptor a signal is about (`si_fd`).
+///
 /// Off by default: a one-off reader (the command line) maps a cube for less than a second
 /// and has no catalog to withdraw it from.
 public final class CubeLeases: Sendable {
