@@ -52,7 +52,10 @@ let package = Package(
     .target(name: "CPrefetch"),
     .target(name: "CFileSystemType"),
     .target(name: "GridGeometry"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch"]),
+    // Read leases on served cubes and the signal that reports their breaking: a signal
+    // handler must be C.
+    .target(name: "CCubeLease"),
+    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     // Store management (scanning, watching, pruning, the live catalog), apart from reading a
     // cube, which is PointQuery's. No package dependency, so that the fuzz build keeps it.

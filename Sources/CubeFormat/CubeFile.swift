@@ -1,4 +1,5 @@
 import CPrefetch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,8 +14,15 @@ import CPrefetch
 /// corrupted or foreign file is refused with a one-line reason instead of crashing or
 /// answering wrong numbers later. Reads after that are O(1) pointer arithmetic.
 ///
+/// A page of the file can still change after it was verified, if another process writes to
+/// it in place: with `CubeLeases` started, the cube holds a read lease and is withdrawn
+/// before the writer may proceed; without one, every file offset a read takes from the
+/// mapping (a version 2 cell entry) is bounds-checked, so that a damaged entry reads as
+/// missing instead of sending a read outside the file.
+///
 /// `@unchecked Sendable`: the class owns a read-only mapping that never changes after
-/// `init` and is unmapped only in `deinit`, so sharing it between threads is safe.
+/// `init` and is unmapped only in `deinit`, so sharing it between threads is safe; its one
+/// mutable state, the withdrawal, is atomic.
 public final class CubeFile: @unchecked Sendable {
   /// The file that was opened.
   public let path: String
@@ -32,13 +40,21 @@ public final class CubeFile: @unchecked Sendable {
   /// The format version: 1 (16-bit words) or 2 (packed series).
   public let formatVersion: Int
   /// Each metric's data as validated: version 1's words, or version 2's section (its table
-  /// of one entry per cell, then the payloads the entries point into).
-  @usableFromInline let data: [UnsafeRawPointer]
+  /// of one entry per cell, then the payloads the entries point into); with, for version 2,
+  /// where its payloads must end, in bytes from the section's start (the padding after them
+  /// keeps a code's 4-byte load inside the section). Side by side in one array, so that a
+  /// read's bounds check costs no second array access.
+  @usableFromInline let data: [(base: UnsafeRawPointer, payloadEnd: Int)]
   /// Whether `data` holds version 2 sections.
   @usableFromInline let packed: Bool
   @usableFromInline let stepCount: Int
   /// Each metric's bytes of data (its block or section), for `info`.
   public let dataBytes: [Int]
+  /// The open descriptor that holds the lease, or -1 when the cube is not leased (it is
+  /// closed once mapped).
+  private let descriptor: Int32
+  /// `CubeWithdrawal`'s raw value once the cube is withdrawn, 0 before.
+  private let withdrawn = Atomic<UInt8>(0)
 
   /// Maps and validates the cube at `path`. With `verifyChecksums` false only the header is
   /// hashed.
@@ -50,16 +66,27 @@ public final class CubeFile: @unchecked Sendable {
   public init(path: String, checksums: ChecksumScope) throws(CubeError) {
     self.path = path
     let (descriptor, status) = try Self.openFile(path)
-    defer { close(descriptor) }
+    // Leased before it is mapped and verified, so that a file already open for writing
+    // elsewhere is refused at once, and a writer that comes later is held back from here on.
+    let leased: Bool
+    do {
+      leased = try CubeLeases.shared.lease(descriptor, path: path)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    // An unleased cube needs no descriptor once mapped.
+    defer { if !leased { close(descriptor) } }
     let size = Int(status.st_size)
     guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+      if leased { close(descriptor) }
       throw CubeError(path: path, reason: "cannot map: \(FileSystem.errnoText())")
     }
     let base = UnsafeRawPointer(mapping)
     do {
       let validated = try Self.validate(base: base, size: size, path: path, verify: checksums)
       self.header = validated.header
-      self.data = validated.data
+      self.data = zip(validated.data, validated.dataBytes).map { ($0, $1 - CubeLayout.sectionPadding) }
       self.dataBytes = validated.dataBytes
       self.formatVersion = validated.version
       self.packed = validated.version != Int(CubeLayout.wordVersion)
@@ -67,20 +94,45 @@ public final class CubeFile: @unchecked Sendable {
       self.terrainOffset = validated.terrainOffset
     } catch {
       munmap(mapping, size)
+      if leased { close(descriptor) }
       throw error
     }
     self.base = base
     self.fileBytes = size
     self.identity = FileIdentity(status: status)
     self.stepCount = header.stepCount
+    self.descriptor = leased ? descriptor : -1
+    if leased { CubeLeases.shared.register(self, descriptor: descriptor) }
   }
 
-  deinit { munmap(UnsafeMutableRawPointer(mutating: base), fileBytes) }
+  // Unmapped before the descriptor closes: closing releases the lease, and a writer held
+  // back by it may then shrink the file.
+  deinit {
+    munmap(UnsafeMutableRawPointer(mutating: base), fileBytes)
+    if descriptor >= 0 {
+      CubeLeases.shared.unregister(descriptor: descriptor)
+      close(descriptor)
+    }
+  }
+
+  /// Whether the cube holds a read lease (`CubeLeases`), which keeps other processes from
+  /// changing it in place while it is mapped.
+  public var isLeased: Bool { descriptor >= 0 }
+
+  /// Why the cube must no longer be served, nil while it may be.
+  public var withdrawal: CubeWithdrawal? { CubeWithdrawal(rawValue: withdrawn.load(ordering: .relaxed)) }
+
+  /// Marks the cube withdrawn for `reason` (the first reason stays).
+  func withdraw(_ reason: CubeWithdrawal) {
+    _ = withdrawn.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
+  }
 
   /// `path` opened read-only, with its status: a regular file at least a header long, or
   /// the reason it is not. The caller closes the descriptor.
   static func openFile(_ path: String) throws(CubeError) -> (descriptor: Int32, status: stat) {
-    let descriptor = open(path, O_RDONLY)
+    // Close-on-exec: a child (the PNG renderer) must not inherit a leased descriptor, which
+    // would keep the lease after the cube lets go of it.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
     }
@@ -114,11 +166,24 @@ public final class CubeFile: @unchecked Sendable {
   @inlinable @inline(__always)
   public func series(metric: Int, cell: Int) -> CellSeries {
     let section = data[metric]
-    guard packed else { return CellSeries(words: section + (cell &* stepCount) &* 2) }
-    let entry = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
+    guard packed else { return CellSeries(words: section.base + (cell &* stepCount) &* 2) }
+    let entry = UInt64(littleEndian: section.base.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
+    let offset = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+    let width = Int(truncatingIfNeeded: entry >> 48) & 0xFF
+    // Every entry was checked at open, but a page can change after that: an entry that
+    // would send a read past its section's payloads is damage, never an address, and reads
+    // as missing throughout (width 0 at the section's start). A width above 16 sets a bit
+    // far above any section's size (it is at most 255, so the shift stays below bit 60), so
+    // that one comparison checks both. Selected rather than branched on, and without marking
+    // the cube: measured side by side, a branch to a call cost the lookups 5–12 % at the
+    // median, the selection nothing. The store notices the file changed (`StoreScan`).
+    let wide = ((width &+ 15) >> 5) << 56
+    let end = offset &+ SeriesFrame.payloadBytes(steps: stepCount, width: width)
+    let sound = end | wide <= section.payloadEnd
     return CellSeries(
-      payload: section + Int(truncatingIfNeeded: entry & 0xFFFF_FFFF),
-      reference: UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF, width: Int(truncatingIfNeeded: entry >> 48) & 0xFF)
+      payload: section.base + (sound ? offset : 0),
+      reference: sound ? UInt32(truncatingIfNeeded: entry >> 32) & 0xFFFF : UInt32(CubeMetric.missing),
+      width: sound ? width : 0)
   }
 
   /// Writes the words of `metric` at `cell` for the steps `range` into `output`, decoding
@@ -136,9 +201,9 @@ public final class CubeFile: @unchecked Sendable {
   @inlinable
   public func prefetch(metric: Int, cell: Int, step: Int) {
     if packed {
-      nwp_prefetch(data[metric] + cell &* 8)
+      nwp_prefetch(data[metric].base + cell &* 8)
     } else {
-      nwp_prefetch(data[metric] + (cell &* stepCount &+ step) &* 2)
+      nwp_prefetch(data[metric].base + (cell &* stepCount &+ step) &* 2)
     }
   }
 
@@ -150,11 +215,11 @@ public final class CubeFile: @unchecked Sendable {
   public func prefetch(metric: Int, cell: Int, steps range: Range<Int>) {
     guard !range.isEmpty else { return }
     guard !packed else {
-      nwp_prefetch(data[metric] + cell &* 8)
+      nwp_prefetch(data[metric].base + cell &* 8)
       return
     }
-    let first = data[metric] + (cell &* stepCount &+ range.lowerBound) &* 2
-    let last = data[metric] + (cell &* stepCount &+ range.upperBound - 1) &* 2
+    let first = data[metric].base + (cell &* stepCount &+ range.lowerBound) &* 2
+    let last = data[metric].base + (cell &* stepCount &+ range.upperBound - 1) &* 2
     // One prefetch per 64-byte line, aligned down so that the last line is not skipped.
     var line = UnsafeRawPointer(bitPattern: UInt(bitPattern: first) & ~63) ?? first
     while line <= last {

@@ -41,6 +41,7 @@ public final class ForecastStore: Sendable {
   private let onScan: @Sendable (RunCatalog) -> Void
   private let opened = Atomic<Int>(0)
   private let rejected = Atomic<Int>(0)
+  private let withdrawn = Atomic<Int>(0)
 
   /// Scans and opens the store for a one-off reader (the command line): a cube that fails
   /// verification is an error naming it; an empty store is an error.
@@ -141,6 +142,7 @@ public final class ForecastStore: Sendable {
       last = fresh
       opened.add(fresh.opened, ordering: .relaxed)
       rejected.add(fresh.newlyRejected, ordering: .relaxed)
+      withdrawn.add(fresh.withdrawn, ordering: .relaxed)
       current.withLock { $0 = fresh.catalog }
       // Inside the lock, so that observers see the catalogs in the order they were made.
       onScan(fresh.catalog)
@@ -167,6 +169,10 @@ public final class ForecastStore: Sendable {
 
   /// Cubes the store's scans found unreadable since it was made, each file once.
   public var cubesRejected: Int { rejected.load(ordering: .relaxed) }
+
+  /// Cubes the store's scans left out because their files changed in place while they were
+  /// served (`CubeFile.withdrawal`), each time it happened.
+  public var cubesWithdrawn: Int { withdrawn.load(ordering: .relaxed) }
 
   /// How the current scan notices changes.
   var changeDetection: ChangeDetection { scan.withLock { $0.changeDetection } }

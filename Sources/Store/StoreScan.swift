@@ -12,6 +12,14 @@ struct StoreScan: Sendable {
   let opened: Int
   /// Cubes this scan found unreadable for the first time.
   let newlyRejected: Int
+  /// Cubes of the previous catalog this scan left out because their files changed in place
+  /// while they were served (`CubeFile.withdrawal`, or the same file with another size or
+  /// modification time).
+  let withdrawn: Int
+  /// Whether a cube file was open for writing elsewhere: it is looked at again at every
+  /// check rather than remembered as rejected, since its writer may finish without
+  /// changing anything a change detector sees (or a refused `truncate` change nothing).
+  private let waitsForWriter: Bool
   /// The cubes left out, by path, with the file they were: a file that failed once is not
   /// opened again until it changes, so a bad cube costs one verification and one log line,
   /// not one per rescan.
@@ -59,16 +67,34 @@ struct StoreScan: Sendable {
     var cubes: [Cube] = []
     var problems: [String] = []
     var rejected: [String: Rejection] = [:]
-    var (opened, newlyRejected) = (0, 0)
+    var (opened, newlyRejected, withdrawn, waitsForWriter) = (0, 0, 0, false)
     for file in listing.cubes.flatMap(\.files) {
       guard let identity = FileIdentity(path: file) else { continue }  // pruned meanwhile
-      if let cube = reusable[file], cube.file.identity == identity {
-        cubes.append(cube)
-        continue
+      if let cube = reusable[file] {
+        let served = cube.file.identity
+        if served == identity, cube.file.withdrawal == nil {
+          cubes.append(cube)
+          continue
+        }
+        // The same file with another size or time was written to in place (a cube not
+        // leased, or a lease broken); a new file under the name is a publish.
+        let inPlace = served.device == identity.device && served.inode == identity.inode
+        if let reason = cube.file.withdrawal?.description ?? (inPlace ? "it was changed in place while served" : nil) {
+          // Dropped from the catalog, so that it is unmapped (and its lease released) once
+          // the last request reading it ends; the file is opened afresh below.
+          withdrawn += 1
+          problems.append(
+            "\(file): withdrawn: \(reason); served again once a complete cube is published under its name")
+        }
       }
       if let known = previous?.rejected[file], known.identity == identity {
         rejected[file] = known
         problems.append(known.problem)
+        continue
+      }
+      if CubeLeases.shared.isBeingWritten(file) {
+        waitsForWriter = true
+        problems.append("\(file): open for writing by another process: not served until its writer is done")
         continue
       }
       opened += 1
@@ -90,6 +116,8 @@ struct StoreScan: Sendable {
     self.rejected = rejected
     self.opened = opened
     self.newlyRejected = newlyRejected
+    self.withdrawn = withdrawn
+    self.waitsForWriter = waitsForWriter
   }
 
   /// A scan of the cubes `cubes` only, already opened by the caller, that never sees a
@@ -99,6 +127,8 @@ struct StoreScan: Sendable {
     catalog = RunCatalog(store: store, cubes: cubes)
     self.opened = opened
     newlyRejected = 0
+    withdrawn = 0
+    waitsForWriter = false
     rejected = [:]
     changes = .none
   }
@@ -111,8 +141,10 @@ struct StoreScan: Sendable {
     }
   }
 
-  /// Whether the store may have changed since this scan.
+  /// Whether the store may have changed since this scan, or one of its cubes was withdrawn
+  /// (one atomic load per cube), or it waits for a writer.
   func isStale() -> Bool {
+    if waitsForWriter || catalog.cubes.contains(where: { $0.file.withdrawal != nil }) { return true }
     switch changes {
     case .none:
       return false

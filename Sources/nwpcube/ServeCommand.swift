@@ -112,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
     settings.darkSkyOutlooks = darkskyOutlooks
     settings.drainPeriod = .milliseconds(Int64((drain * 1_000).rounded()))
     settings.secondSignalEndsDrain = true
+    settings.leasesCubes = true
     if let keys {
       do throws(KeyFileError) {
         settings.keys = try APIKeySettings(file: keys, exemptLegacy: keysExemptLegacy)

@@ -111,11 +111,21 @@ struct ServeProcess {
   let output: LineReader
   let client: HTTPTestClient
 
-  /// Starts the server with `--drain drainSeconds` and returns once its log names the port.
-  static func start(drainSeconds: Int) async throws -> ServeProcess {
+  /// Starts the server over `store` with `--drain drainSeconds` and returns once its log
+  /// names the port. With `launcher` (a program and its arguments, such as `setpriv` with
+  /// the privileges to drop) the server is started through it.
+  static func start(
+    drainSeconds: Int, store: String = SampleService.store, launcher: [String] = []
+  ) async throws -> ServeProcess {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLineTool.executable)
-    process.arguments = ["serve", "--store", SampleService.store, "--port", "0", "--drain", String(drainSeconds)]
+    let serve = ["serve", "--store", store, "--port", "0", "--drain", String(drainSeconds)]
+    if let program = launcher.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = launcher.dropFirst() + [CommandLineTool.executable] + serve
+    } else {
+      process.executableURL = URL(fileURLWithPath: CommandLineTool.executable)
+      process.arguments = serve
+    }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

@@ -1,3 +1,4 @@
+import CubeFormat
 import Forecast
 import Hummingbird
 import HummingbirdCore
@@ -34,6 +35,16 @@ public func buildApplication(
   onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) throws(QueryError) -> some Service {
   let health = ServiceHealth(store: settings.store, logger: logger)
+  if settings.leasesCubes {
+    // Before the first scan maps a cube. Without it the server still runs, unprotected, and
+    // says so. A mapped cube that shrinks under a read then ends the process at once.
+    CubeLeases.exitOnBusError()
+    do {
+      try CubeLeases.shared.start()
+    } catch {
+      logger.warning("cubes are served without leases", metadata: ["reason": "\(error.reason)"])
+    }
+  }
   let store = try ForecastStore(serving: settings.store, onScan: health.observe)
   let forecaster = Forecaster(store: store)
   let metrics = ServiceMetrics()

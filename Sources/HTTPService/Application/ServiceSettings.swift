@@ -27,6 +27,11 @@ public struct ServiceSettings: Sendable {
   /// serve`, whose process handles those signals, sets it: listening for them makes a
   /// process ignore their default action, which a test runner hosting servers must keep.
   public var secondSignalEndsDrain = false
+  /// Whether the store's cubes are held with read leases (`CubeLeases`), so that a cube
+  /// changed in place is withdrawn instead of crashing the server, and a SIGBUS ends the
+  /// process at once (`CubeLeases.exitOnBusError`). Both are signal handlers for the whole
+  /// process that last as long as it, so only `nwpcube serve` sets it.
+  public var leasesCubes = false
   /// Unix seconds now. `/v1/forecast` counts days from today and gives current conditions
   /// now; a test sets the clock inside its sample run.
   public var clock: @Sendable () -> Int64

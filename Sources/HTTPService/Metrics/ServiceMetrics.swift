@@ -16,9 +16,9 @@ final class ServiceMetrics: Sendable {
   private let generation: Gauge
   private let newestRun: Gauge
   private let runs: Gauge
-  private let rejected: Counter
-  /// The store's count of rejected cubes at the last scrape, which the counter has reached.
-  private let rejectedSeen = Mutex<Int>(0)
+  private let rejected: CatchUpCounter
+  private let withdrawn: CatchUpCounter
+  private let unleased: Gauge
   /// Each route's and status's counter and histogram, found in the registry once: the
   /// registry builds a key from the labels on every lookup.
   private let perRoute = Mutex<[RouteStatus: (Counter, DurationHistogram)]>([:])
@@ -55,10 +55,25 @@ final class ServiceMetrics: Sendable {
       registry, "newest_run_start", unit: "seconds", "Start (Unix seconds) of the newest run in the store.")
     runs = Self.gauge(
       registry, "runs", "Runs (distinct run starts of any model and domain) the service answers from.")
-    rejected = registry.makeCounter(
+    rejected = CatchUpCounter(
+      registry.makeCounter(
+        descriptor: MetricNameDescriptor(
+          namespace: "nwpcube", subsystem: "store", metricName: "rejected_cubes", unitName: "total",
+          helpText: "Cube files the store's scans could not open or verify and left out, each file once.")))
+    withdrawn = CatchUpCounter(
+      registry.makeCounter(
+        descriptor: MetricNameDescriptor(
+          namespace: "nwpcube", subsystem: "store", metricName: "withdrawn_cubes", unitName: "total",
+          helpText:
+            "Served cubes withdrawn because their file was changed in place (opened for writing, truncated, or found damaged)."
+        )
+      ))
+    unleased = registry.makeGauge(
       descriptor: MetricNameDescriptor(
-        namespace: "nwpcube", subsystem: "store", metricName: "rejected_cubes", unitName: "total",
-        helpText: "Cube files the store's scans could not open or verify and left out, each file once."))
+        namespace: "nwpcube", subsystem: "store", metricName: "unleased_cubes", unitName: "",
+        helpText:
+          "Served cubes without a read lease (the server neither owns them nor has CAP_LEASE, or their file system has none): a change in place can crash the server."
+      ))
   }
 
   /// A gauge `nwpcube_<name>[_<unit>]` without labels.
@@ -92,13 +107,12 @@ final class ServiceMetrics: Sendable {
   }
 
   /// Every metric in Prometheus's text format, the store's gauges read from `catalog` first
-  /// and its rejected cubes' counter brought up to `rejectedCubes` (the store's own count).
-  func exposition(catalog: RunCatalog, rejectedCubes: Int) -> String {
-    let increase = rejectedSeen.withLock { seen in
-      defer { seen = max(seen, rejectedCubes) }
-      return max(rejectedCubes - seen, 0)
-    }
-    if increase > 0 { rejected.increment(by: Int64(increase)) }
+  /// and its rejected and withdrawn cubes' counters brought up to `rejectedCubes` and
+  /// `withdrawnCubes` (the store's own counts).
+  func exposition(catalog: RunCatalog, rejectedCubes: Int, withdrawnCubes: Int) -> String {
+    rejected.catchUp(to: rejectedCubes)
+    withdrawn.catchUp(to: withdrawnCubes)
+    unleased.set(CubeLeases.shared.isEnabled ? Double(catalog.cubes.count { !$0.file.isLeased }) : 0)
     runs.set(Double(Set(catalog.cubes.map(\.header.runStart)).count))
     let files = Set(catalog.cubes.map(\.file.identity))
     let count = catalogs.withLock { seen in

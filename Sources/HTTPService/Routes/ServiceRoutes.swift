@@ -30,7 +30,8 @@ struct ServiceRoutes: Sendable {
     router.get(RouterPath(Self.healthPath)) { _, _ in health.response(for: store.catalog) }
     router.get(RouterPath(Self.metricsPath)) { _, _ in
       Responses.text(
-        metrics.exposition(catalog: store.catalog, rejectedCubes: store.cubesRejected),
+        metrics.exposition(
+          catalog: store.catalog, rejectedCubes: store.cubesRejected, withdrawnCubes: store.cubesWithdrawn),
         contentType: Responses.prometheus)
     }
     router.get(RouterPath(Self.openAPIPath)) { _, _ in

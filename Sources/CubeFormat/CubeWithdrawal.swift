@@ -1,0 +1,13 @@
+/// Why a cube that opened cleanly must no longer be served: its file is being changed in
+/// place after it was verified.
+public enum CubeWithdrawal: UInt8, Sendable, CustomStringConvertible {
+  /// Another process opened the file for writing or truncated it, which broke its lease
+  /// (`CubeLeases`): the writer waits until the cube is let go.
+  case leaseBroken = 1
+
+  public var description: String {
+    switch self {
+    case .leaseBroken: "another process opened it for writing or truncated it while it was served"
+    }
+  }
+}
