@@ -152,7 +152,7 @@ def report(arguments):
     print()
     print("| figure | at capacity | 10 × capacity | target |")
     print("|---|---|---|---|")
-    print(f"| wrk connections | {arguments.capacity} | {10 * arguments.capacity} | |")
+    print(f"| wrk connections (+ 2 probes) | {max(arguments.capacity - 2, 1)} | {10 * arguments.capacity} | |")
     print(f"| answers/s (all statuses) | {capacity['rate']:,.0f} | {overload['rate']:,.0f} | |")
     for phase in (capacity, overload):
         phase["admitted_rate"] = phase["rate"] * phase["statuses"].get(200, 0) / max(sum(phase["statuses"].values()), 1)

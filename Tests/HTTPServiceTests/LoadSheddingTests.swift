@@ -70,6 +70,15 @@ import Testing
     for _ in 0..<1_000 { #expect(limiter.admit(Self.loopback) == .admitted) }
   }
 
+  @Test func theServerEnforcesTheLimitsOfItsSettings() async throws {
+    var settings = SampleService.settings
+    settings.load = LoadLimits(inFlight: 7, perClient: 3)
+    let server = try await LiveServer.start(settings)
+    #expect(try await Self.metric(server, #"nwpcube_requests_in_flight_limit{scope="global"}"#) == "7.0")
+    #expect(try await Self.metric(server, #"nwpcube_requests_in_flight_limit{scope="client"}"#) == "3.0")
+    try await server.stop()
+  }
+
   @Test func aRequestBeyondTheGlobalCapGets503WithRetryAfterInItsAPIsErrorShape() async throws {
     let (server, limiter) = try await Self.start(LoadLimits(inFlight: 4, perClient: 0, retryAfter: 3))
     for (target, _) in Self.families {
@@ -117,6 +126,19 @@ import Testing
     }
     // Answering them took no permit: the one held is all there is.
     #expect(limiter.inFlight == 1)
+    try await server.stop()
+  }
+
+  @Test func aShedOnAKeptAliveConnectionLeavesItUsableForTheNextRequest() async throws {
+    let (server, limiter) = try await Self.start(LoadLimits(inFlight: 1, perClient: 0))
+    Self.hold(1, of: .address("192.0.2.1"), in: limiter)
+    let requests =
+      "GET \(Self.families[0].target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+      + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    let received = String(decoding: try await server.client.exchange(Array(requests.utf8)), as: UTF8.self)
+    // A body ends without a line break: the next status line follows it on the same line.
+    let statuses = received.matches(of: /HTTP\/1\.1 (\d{3})/).map { String($0.output.1) }
+    #expect(statuses == ["503", "200"], "\(received)")
     try await server.stop()
   }
 

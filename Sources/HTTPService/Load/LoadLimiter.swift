@@ -52,6 +52,15 @@ final class LoadLimiter: Sendable {
     }
   }
 
+  /// Counts one request of `client` whatever the caps: one that cannot be refused (pipelined
+  /// behind another on its connection) still takes its place.
+  func force(_ client: Client) {
+    state.withLock { state in
+      state.inFlight += 1
+      state.perClient[client, default: 0] += 1
+    }
+  }
+
   /// Ends one admitted request of `client`.
   func release(_ client: Client) {
     state.withLock { state in
