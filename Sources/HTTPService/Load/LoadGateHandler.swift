@@ -23,12 +23,21 @@ final class LoadGateHandler: ChannelDuplexHandler, RemovableChannelHandler {
   /// The refusal of the request being read, sent once its end has arrived, and whether the
   /// client asked to close the connection after it.
   private var refusal: (head: HTTPResponse, body: String, close: Bool)?
+  /// Whether a refusal is being held (`LoadLimits.refusalDelay`): what arrives meanwhile
+  /// waits in `held`, and reading stops, so that answers keep their requests' order.
+  private var holding = false
+  private var held: [NIOAny] = []
+  private var readWanted = false
 
   init(gate: LoadGate) {
     self.gate = gate
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !holding else {
+      held.append(data)
+      return
+    }
     let part = unwrapInboundIn(data)
     switch part {
     case .head(let request):
@@ -50,14 +59,45 @@ final class LoadGateHandler: ChannelDuplexHandler, RemovableChannelHandler {
       refusal = nil
       var head = refused
       if close { head.headerFields[HTTPField.Name.connection] = "close" }
-      context.write(wrapOutboundOut(.head(head)), promise: nil)
-      context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
-      let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-      if close {
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.whenComplete { _ in bound.value.close(promise: nil) }
+      let delay = gate.limiter.limits.refusalDelay
+      guard delay > .zero else { return send(head, body, close: close, context: context) }
+      holding = true
+      let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+      let response = head
+      context.eventLoop.scheduleTask(in: delay) {
+        let (handler, context) = bound.value
+        handler.send(response, body, close: close, context: context)
+        handler.holding = false
+        let parts = handler.held
+        handler.held = []
+        for part in parts { handler.channelRead(context: context, data: part) }
+        // What follows (NIOAsyncChannel's handler) passes reads on at a read's completion,
+        // which came while they were held.
+        if !parts.isEmpty { context.fireChannelReadComplete() }
+        if handler.readWanted, !handler.holding {
+          handler.readWanted = false
+          context.read()
+        }
       }
     }
+  }
+
+  private func send(_ head: HTTPResponse, _ body: String, close: Bool, context: ChannelHandlerContext) {
+    context.write(wrapOutboundOut(.head(head)), promise: nil)
+    context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
+    let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+    if close {
+      let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+      written.whenComplete { _ in bound.value.close(promise: nil) }
+    }
+  }
+
+  func read(context: ChannelHandlerContext) {
+    guard !holding else {
+      readWanted = true
+      return
+    }
+    context.read()
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// How much work the server takes on at once: requests in flight beyond `inFlight` are shed
 /// with 503, and one client's beyond `perClient` with 429, both with `Retry-After`, so that a
@@ -16,6 +17,11 @@ public struct LoadLimits: Sendable, Equatable {
   /// Seconds a shed client is asked to wait (`Retry-After`): the server's requests last
   /// milliseconds, so a permit is free again well within one.
   public var retryAfter: Int
+  /// How long a refusal is held before it is sent. A refusal costs the server about what a
+  /// `/healthz` exchange does; clients that resend at once, ignoring `Retry-After`, would
+  /// otherwise spend the core on refusals. Held, each connection is refused at most once per
+  /// delay, and a client that honours `Retry-After` waits longer anyway.
+  public var refusalDelay: TimeAmount
   /// The addresses of proxies (a load balancer) whose `X-Forwarded-For` names the client
   /// (`--trusted-proxy`): behind one, every request comes from its address.
   public var trustedProxies: Set<String>
@@ -31,11 +37,12 @@ public struct LoadLimits: Sendable, Equatable {
   /// half the global cap, or none when there is none).
   public init(
     inFlight: Int = LoadLimits.defaultInFlight, perClient: Int? = nil, retryAfter: Int = 1,
-    trustedProxies: Set<String> = []
+    refusalDelay: TimeAmount = .milliseconds(250), trustedProxies: Set<String> = []
   ) {
     self.inFlight = inFlight
     self.perClient = perClient ?? (inFlight > 0 ? max(inFlight / 2, 1) : 0)
     self.retryAfter = retryAfter
+    self.refusalDelay = refusalDelay
     self.trustedProxies = trustedProxies
   }
 }
