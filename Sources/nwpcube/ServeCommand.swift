@@ -75,6 +75,27 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "Requests in flight at once over all clients; more are refused with 503 and Retry-After. 0 sets no cap.",
+      discussion:
+        "Default: \(LoadLimits.inFlightPerCore) per core (here \(LoadLimits.defaultInFlight)), where one core's throughput stops growing (docs/operations.md).",
+      valueName: "count"))
+  var maxRequests: Int = LoadLimits.defaultInFlight
+
+  @Option(
+    help: ArgumentHelp(
+      "Requests in flight at once from one client (an address, or an API key with --keys); more are refused with 429 and Retry-After. 0 sets no cap.",
+      discussion: "Default: half of --max-requests.",
+      valueName: "count"))
+  var maxClientRequests: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "The address of a proxy (a load balancer) whose X-Forwarded-For names the client, for --max-client-requests; repeat for several.",
+      valueName: "address"))
+  var trustedProxy: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
       "Seconds a graceful shutdown (SIGTERM, SIGINT) drains: /healthz answers 503 while every route still answers, then the server stops listening. A second signal ends the drain early.",
       discussion:
         "Longer than the load balancer needs to see a failed check (HAProxy's inter × fall; docs/deploy.md). 0 stops at once.",
@@ -98,6 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
     guard (0...1_000_000).contains(darkskyOutlooks) else {
       throw ValidationError("--darksky-outlooks \(darkskyOutlooks) is not a count in 0…1000000")
     }
+    for (flag, value) in [("--max-requests", maxRequests), ("--max-client-requests", maxClientRequests ?? 0)]
+    where !(0...1_000_000).contains(value) {
+      throw ValidationError("\(flag) \(value) is not a count of requests in 0…1000000 (0 sets no cap)")
+    }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
         "--log-level '\(logLevel)' is not a level; use trace, debug, info, notice, warning, error or critical")
@@ -110,6 +135,8 @@ struct ServeCommand: AsyncParsableCommand {
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var settings = ServiceSettings(store: store, host: host, port: port)
     settings.darkSkyOutlooks = darkskyOutlooks
+    settings.load = LoadLimits(
+      inFlight: maxRequests, perClient: maxClientRequests, trustedProxies: Set(trustedProxy))
     settings.drainPeriod = .milliseconds(Int64((drain * 1_000).rounded()))
     settings.secondSignalEndsDrain = true
     settings.leasesCubes = true
@@ -144,7 +171,12 @@ struct ServeCommand: AsyncParsableCommand {
     if let places, let gazetteer = settings.places {
       logger.info("places indexed", metadata: ["file": "\(places)", "places": "\(gazetteer.places.count)"])
     }
-    logger.info("serving", metadata: ["store": "\(store)"])
+    logger.info(
+      "serving",
+      metadata: [
+        "store": "\(store)", "max_requests": "\(settings.load.inFlight)",
+        "max_client_requests": "\(settings.load.perClient)",
+      ])
     try await services.run()
     logger.info("stopped")
   }

@@ -53,10 +53,18 @@ public func buildApplication(
   // Outermost first: the log and the metrics see the status the error middleware chose.
   router.add(middleware: RequestLogMiddleware())
   router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-  // Inside the log and the metrics, which see its refusals; outside the error middleware, so
-  // that it counts each key's requests by the status they got.
   let keys = settings.keys.map { APIKeyStore($0.file) }
   if let keys { metrics.startKeyMetrics(count: keys.count) }
+  // Each connection's pipeline asks the gate as each request arrives (LoadGateHandler says
+  // why there); it logs and counts its sheds as the middlewares do the rest. A key is looked
+  // up, not spent: a shed takes no rate-limit token.
+  let limiter = settings.limiter ?? LoadLimiter(settings.load)
+  metrics.startLoadMetrics(limiter.limits)
+  let gate = LoadGate(
+    limiter: limiter, keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics,
+    routed: Set(routedPaths), maximumQueryBytes: settings.limits.queryBytes, logger: logger)
+  // Inside the log and the metrics, which see its refusals; outside the error middleware, so
+  // that it counts each key's requests by the status they got.
   router.add(
     middleware: APIKeyMiddleware(
       keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics, routed: Set(routedPaths),
@@ -107,7 +115,8 @@ public func buildApplication(
     router: router,
     server: .http1(
       configuration: HTTP1Channel.Configuration(
-        additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: settings.idleTimeout)),
+        additionalChannelHandlers: [MalformedRequestHandler(), LoadGateHandler(gate: gate)],
+        idleTimeout: settings.idleTimeout)),
     configuration: ApplicationConfiguration(
       address: .hostname(settings.host, port: settings.port), serverName: "nwpcube"),
     services: services,

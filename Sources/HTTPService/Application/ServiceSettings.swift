@@ -4,7 +4,8 @@ import NIOCore
 import Places
 import Warnings
 
-/// What a server serves and where: the store, the address, the limits and the clock.
+/// What a server serves and where: the store, the address, the limits, the load it takes
+/// on and the clock.
 public struct ServiceSettings: Sendable {
   /// The store directory (`STORE/<model>/<domain>/<run>.cube`).
   public var store: String
@@ -15,6 +16,11 @@ public struct ServiceSettings: Sendable {
   public var port: Int
   /// What one request may ask for.
   public var limits: ServiceLimits
+  /// How many requests the server works on at once, over all clients and for one.
+  public var load = LoadLimits()
+  /// The limiter that enforces `load`; nil makes one. A test passes its own, to fill it
+  /// through its API and see what the server then answers.
+  var limiter: LoadLimiter?
   /// How long a connection may stay idle before the server closes it, so that idle or
   /// stalled clients cannot hold connections for ever.
   public var idleTimeout: TimeAmount

@@ -79,6 +79,18 @@ final class APIKeyStore: Sendable {
     }
   }
 
+  /// The name of the key `candidate` is, nil for none in force; unlike `verdict`, takes no
+  /// token (the load limit asks who a request is before the key middleware admits it).
+  func name(of candidate: some StringProtocol) -> String? {
+    let bytes = Array(candidate.utf8)
+    return state.withLock { state in
+      // Every key compared, as `verdict` does, so that the time says nothing of which matched.
+      var found: String?
+      for key in state.file.keys where ConstantTime.equal(bytes, key.secret) && found == nil { found = key.name }
+      return found
+    }
+  }
+
   /// Reads the file again and puts its keys in force; when it cannot be used, the keys in
   /// force stay. A key kept with the same limit keeps its bucket; a new key, or one whose
   /// limit changed, starts full.

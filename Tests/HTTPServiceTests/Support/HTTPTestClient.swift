@@ -32,6 +32,12 @@ struct HTTPTestClient: Sendable {
     }
   }
 
+  /// Sends `bytes` and closes the connection at once, as a client that gives up does.
+  func sendAndHangUp(_ bytes: [UInt8]) async throws {
+    let channel = try await connect()
+    try await channel.executeThenClose { _, outbound in try await outbound.write(ByteBuffer(bytes: bytes)) }
+  }
+
   private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
     try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .connectTimeout(.seconds(10))
