@@ -206,6 +206,9 @@ import Testing
     #expect(!refused.body.contains(alice))
     // Dark Sky's key is a path segment; OpenWeatherMap's is appid.
     #expect(try await server.client.get("/forecast/\(alice)/38.7167,-9.1333?units=si").status == 429)
+    // The same key percent-encoded in the path is the same client.
+    let escaped = alice.utf8.map { String(format: "%%%02X", $0) }.joined()
+    #expect(try await server.client.get("/forecast/\(escaped)/38.7167,-9.1333?units=si").status == 429)
     let owm = try await server.client.get(
       KeyedService.target(Self.families[2].target, key: alice, parameter: "appid"))
     #expect(owm.status == 429 && owm.openWeatherMapMessage != nil, "\(owm.body)")

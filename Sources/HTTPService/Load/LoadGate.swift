@@ -130,7 +130,8 @@ final class LoadGate: Sendable {
       let parameters = try? QueryParameters(query, maximumBytes: maximumQueryBytes)
       return parameters?.key(name).map { Substring($0) }
     case .pathSegment(let index):
-      return KeyLocation.segment(index, of: path)
+      // Decoded as the key middleware decodes it, so `%6Bey` is counted as the key `key`.
+      return KeyLocation.key(inSegment: index, of: path).map { Substring($0) }
     }
   }
 }
