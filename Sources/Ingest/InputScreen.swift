@@ -45,14 +45,42 @@ final class InputScreen: Sendable {
   func screen(_ name: String, quantity: String? = nil, _ values: inout [Double], step: StepSource, cells: Int) {
     guard let range = InputRange.table[quantity ?? name] else { return }
     var tally = Tally(values: values.count, bad: 0)
+    // Nearly every read is wholly plausible: four values at a time, without a branch
+    // (NaN and ±∞ fail the comparisons, the bounds being finite), find that cheaply, and
+    // only a read with a bad value pays for the loop that marks them.
+    guard !Self.allInside(values, range) else {
+      record(name, tally, step: step, cells: cells, why: Self.outsideRange(range))
+      return
+    }
     for index in values.indices where !range.contains(values[index]) {
       if tally.first == nil { tally.first = (index, values[index]) }
       values[index] = .nan
       tally.bad += 1
     }
-    record(
-      name, tally, step: step, cells: cells,
-      why: "outside its range \(range.text) or not finite, stored as missing with every metric derived from them")
+    record(name, tally, step: step, cells: cells, why: Self.outsideRange(range))
+  }
+
+  private static func allInside(_ values: [Double], _ range: InputRange) -> Bool {
+    let lower = SIMD4<Double>(repeating: range.lower)
+    let upper = SIMD4<Double>(repeating: range.upper)
+    return values.withUnsafeBufferPointer { buffer in
+      var inside = SIMDMask<SIMD4<Int64>>(repeating: true)
+      var index = 0
+      while index + 4 <= buffer.count {
+        let four = SIMD4(buffer[index], buffer[index + 1], buffer[index + 2], buffer[index + 3])
+        inside .&= (four .>= lower) .& (four .<= upper)
+        index += 4
+      }
+      while index < buffer.count {
+        if !(buffer[index] >= range.lower && buffer[index] <= range.upper) { return false }
+        index += 1
+      }
+      return all(inside)
+    }
+  }
+
+  private static func outsideRange(_ range: InputRange) -> String {
+    "outside its range \(range.text) or not finite, stored as missing with every metric derived from them"
   }
 
   /// The last guard before a derived metric is stored: a value outside the metric's
