@@ -125,8 +125,8 @@ public final class CubeLeases: Sendable {
     return outcome == EAGAIN || outcome == EBUSY
   }
 
-  /// The reason a cube open for writing elsewhere is refused.
-  static let beingWritten = "open for writing by another process: not served until its writer is done"
+  /// The reason a cube open for writing elsewhere is refused, by `CubeFile` and the store.
+  public static let beingWritten = "open for writing by another process: not served until its writer is done"
 
   func register(_ file: CubeFile, descriptor: Int32) {
     state.withLock { $0.held[descriptor] = Held(file: file) }

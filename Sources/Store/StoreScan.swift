@@ -94,7 +94,7 @@ struct StoreScan: Sendable {
       }
       if CubeLeases.shared.isBeingWritten(file) {
         waitsForWriter = true
-        problems.append("\(file): open for writing by another process: not served until its writer is done")
+        problems.append("\(file): \(CubeLeases.beingWritten)")
         continue
       }
       opened += 1

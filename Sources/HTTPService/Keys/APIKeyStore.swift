@@ -64,12 +64,7 @@ final class APIKeyStore: Sendable {
     let bytes = Array(candidate.utf8)
     let time = now()
     return state.withLock { state in
-      var found: Int?
-      for (index, key) in state.file.keys.enumerated() {
-        let same = ConstantTime.equal(bytes, key.secret)
-        if same, found == nil { found = index }
-      }
-      guard let found else { return .unknown }
+      guard let found = Self.index(of: bytes, in: state.file.keys) else { return .unknown }
       let key = state.file.keys[found]
       guard var bucket = state.buckets[found] else { return .accepted(name: key.name) }
       let wait = bucket.take(now: time)
@@ -83,12 +78,19 @@ final class APIKeyStore: Sendable {
   /// token (the load limit asks who a request is before the key middleware admits it).
   func name(of candidate: some StringProtocol) -> String? {
     let bytes = Array(candidate.utf8)
-    return state.withLock { state in
-      // Every key compared, as `verdict` does, so that the time says nothing of which matched.
-      var found: String?
-      for key in state.file.keys where ConstantTime.equal(bytes, key.secret) && found == nil { found = key.name }
-      return found
+    return state.withLock { state in Self.index(of: bytes, in: state.file.keys).map { state.file.keys[$0].name } }
+  }
+
+  /// The index of the key whose secret is `bytes`, nil for none. Every key is compared, in
+  /// constant time, whichever matches: the time taken says how many keys there are, not
+  /// which one nor how near the candidate came.
+  private static func index(of bytes: [UInt8], in keys: [APIKey]) -> Int? {
+    var found: Int?
+    for (index, key) in keys.enumerated() {
+      let same = ConstantTime.equal(bytes, key.secret)
+      if same, found == nil { found = index }
     }
+    return found
   }
 
   /// Reads the file again and puts its keys in force; when it cannot be used, the keys in
