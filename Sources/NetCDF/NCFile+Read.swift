@@ -113,15 +113,9 @@ extension NCFile {
     }
     // A file may declare dimensions whose product no array can have: refused here, as an
     // error naming the variable, rather than trapping on the overflow below.
-    var total = 1
-    for length in count {
-      let (product, overflow) = total.multipliedReportingOverflow(by: length)
-      guard !overflow, product <= Int.max / 16 else {
-        throw NCError(
-          code: NC_EEDGE, reason: "slab \(count) holds more values than memory can address", path: path,
-          variable: name)
-      }
-      total = product
+    guard let total = count.checkedProduct, total <= Int.max / 16 else {
+      throw NCError(
+        code: NC_EEDGE, reason: "slab \(count) holds more values than memory can address", path: path, variable: name)
     }
     return variable
   }

@@ -15,11 +15,17 @@ public struct NCVariable: Sendable {
 
   /// The number of values in the whole variable; `Int.max` when the declared dimensions'
   /// product overflows (a file may declare any lengths).
-  public var count: Int {
+  public var count: Int { shape.checkedProduct ?? .max }
+}
+
+extension Sequence<Int> {
+  /// The product of the lengths, nil when it overflows `Int`: a file may declare any
+  /// lengths, and every count made from them goes through here.
+  var checkedProduct: Int? {
     var total = 1
-    for length in shape {
+    for length in self {
       let (product, overflow) = total.multipliedReportingOverflow(by: length)
-      if overflow { return .max }
+      if overflow { return nil }
       total = product
     }
     return total
