@@ -158,7 +158,7 @@ struct RawCube {
       guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
       if version == 2, let violation = sectionViolation(metric) { return violation }
     }
-    return nil
+    return positionsViolation()
   }
 }
 
@@ -194,5 +194,41 @@ extension RawCube {
     let heights = withTerrain ? floats(start + 8 * cells) : nil
     let masks = withTerrain ? Array(bytes[(start + 12 * cells)..<(start + 13 * cells)]) : nil
     return (floats(start), floats(start + 4 * cells), heights, masks)
+  }
+}
+
+extension RawCube {
+  /// What is wrong with the positions section by the documented limits, nil when nothing
+  /// is (or the cube has none).
+  func positionsViolation() -> String? {
+    guard flags & 2 == 2 else { return nil }
+    guard bytes.count >= positionsOffset + 8 else { return "positions section shorter than its count" }
+    let count = positionCount
+    guard (2...65_535).contains(count), count <= stepCount else { return "position count \(count)" }
+    let record = ((flags & 1 == 1 ? 13 : 8) * cells + 7) / 8 * 8
+    guard bytes.count == positionsOffset + 8 + (4 * stepCount + 7) / 8 * 8 + (count - 1) * record else {
+      return "positions section of \(bytes.count - positionsOffset) bytes for \(count) positions"
+    }
+    var used = 0
+    for (step, position) in stepPositions.enumerated() {
+      guard position <= used, position < count else { return "step \(step) uses position \(position)" }
+      if position == used { used += 1 }
+    }
+    guard used == count else { return "\(count - used) positions unused" }
+    for index in 1..<count {
+      let stored = position(index)
+      if zip(stored.latitudes, stored.longitudes).contains(where: {
+        !(-90...90).contains($0) || !(-360...360).contains($1)
+      }) {
+        return "position \(index) coordinates out of range"
+      }
+      if let heights = stored.heights, heights.contains(where: { !$0.isNaN && !(-1_000...9_000).contains($0) }) {
+        return "position \(index) terrain height out of range"
+      }
+      if let masks = stored.masks, masks.contains(where: { $0 > 1 && $0 != 255 }) {
+        return "position \(index) land mask out of range"
+      }
+    }
+    return nil
   }
 }
