@@ -35,9 +35,7 @@ import _TestSupport
   @Test func infoOfAGridThatDoesNotMoveHasNoPositionLines() throws {
     let directory = SampleFiles.temporaryDirectory("moving-info")
     defer { SampleFiles.remove(directory) }
-    var cube = MovingCube()
-    cube.shifts = [(0, 0)]
-    cube.table = Array(repeating: 0, count: cube.stepCount)
+    let cube = MovingCube.still
     let path = "\(directory)/still.cube"
     try cube.write(to: path)
     let outcome = try CommandLineTool.run(["info", path])
