@@ -19,6 +19,11 @@ import _TestSupport
     #expect(written.count == reference.count)
     let first = zip(written, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     #expect(first == nil, "the cubes differ first at byte \(first ?? -1)")
+    // And this build reads the earlier build's cube as a grid of one position.
+    let info = try CommandLineTool.run(["info", "--json", SampleFiles.grid("cubes/wrf_d01_allvars_v2.cube")])
+    #expect(info.status == 0, "\(info.standardError)")
+    let object = try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any]
+    #expect(object?["positions"] as? Int == 1 && object?["steps"] as? Int == 4, "\(info.standardOutput)")
   }
 
   /// The sample run's six hours on the 135 × 80 Portugal grid, with terrain: its cube is
