@@ -161,3 +161,38 @@ struct RawCube {
     return nil
   }
 }
+
+/// The positions section, read straight from the bytes as docs/cube-format.md lays it out.
+extension RawCube {
+  var flags: UInt32 { bytes.le(76, as: UInt32.self) }
+
+  /// Where the section starts: the next multiple of 64 after the terrain section, or after
+  /// the last data block.
+  var positionsOffset: Int {
+    let end =
+      flags & 1 == 1
+      ? Int(bytes.le(224, as: UInt64.self) + bytes.le(232, as: UInt64.self))
+      : dataOffset(metricCount - 1) + dataBytes(metricCount - 1)
+    return (end + 63) / 64 * 64
+  }
+
+  var positionCount: Int { flags & 2 == 0 ? 1 : Int(bytes.le(positionsOffset, as: UInt32.self)) }
+
+  var stepPositions: [Int] {
+    flags & 2 == 0
+      ? Array(repeating: 0, count: stepCount)
+      : (0..<stepCount).map { Int(bytes.le(positionsOffset + 8 + 4 * $0, as: UInt32.self)) }
+  }
+
+  /// Position `position`'s coordinates and terrain (nil without a terrain section).
+  func position(_ position: Int) -> (latitudes: [Float], longitudes: [Float], heights: [Float]?, masks: [UInt8]?) {
+    let floats = { (start: Int) in (0..<cells).map { Float(bitPattern: bytes.le(start + 4 * $0, as: UInt32.self)) } }
+    guard position > 0 else { return (latitudes, longitudes, terrain?.heights, terrain?.masks) }
+    let withTerrain = flags & 1 == 1
+    let record = ((withTerrain ? 13 : 8) * cells + 7) / 8 * 8
+    let start = positionsOffset + 8 + (4 * stepCount + 7) / 8 * 8 + (position - 1) * record
+    let heights = withTerrain ? floats(start + 8 * cells) : nil
+    let masks = withTerrain ? Array(bytes[(start + 12 * cells)..<(start + 13 * cells)]) : nil
+    return (floats(start), floats(start + 4 * cells), heights, masks)
+  }
+}
