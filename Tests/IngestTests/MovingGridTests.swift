@@ -285,4 +285,26 @@ private struct MovingRun: Sendable {
     // 6 cells west and 3 north, then 3 west and 6 north, then 6 west and 3 north.
     #expect(moves == ["-6,3", "-3,6", "-6,3"])
   }
+
+  /// A real file whose first step's coordinates are off by up to 0.018° (salem's
+  /// `wrf_cropped.nc`, 30 km): one warning names the step and the offset, and the cube
+  /// stores the coordinates the three later steps share.
+  @Test func aRealFileWhoseFirstStepIsSlightlyOffIngestsWithOneWarning() throws {
+    let directory = SampleFiles.temporaryDirectory("first-step-real")
+    defer { SampleFiles.remove(directory) }
+    let path = SampleFiles.grid("wrf/wrf_first_step_offset.nc")
+    let report = try Ingestor.run([path], options: .init(store: directory))
+    let warnings = report.warnings.filter { $0.contains("XLAT/XLONG") }
+    #expect(warnings.count == 1, "\(report.warnings)")
+    #expect(
+      warnings.first?.hasPrefix("\(path): XLAT/XLONG at step 0 (2008-10-26T12:00:00Z) are off by up to 0.01") == true)
+    let cube = try CubeFile(path: try #require(report.published.first).path)
+    #expect(cube.positionCount == 1)
+    let file = try NCFile.open(path)
+    defer { file.close() }
+    for step in 1..<4 {
+      #expect(cube.latitudes == (try file.readFloats("XLAT", start: [step, 0, 0], count: [1, 26, 26])))
+      #expect(cube.longitudes == (try file.readFloats("XLONG", start: [step, 0, 0], count: [1, 26, 26])))
+    }
+  }
 }
