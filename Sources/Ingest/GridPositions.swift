@@ -7,8 +7,8 @@ import UTCTime
 /// - A step whose every cell lies within `InputGrid.tolerance` of a cell size of the same
 ///   cell of a known position uses that position.
 /// - A step of the same shape whose cells lie, within the tolerance, on the cells of the
-///   previous step's position shifted by whole cells (or, failing that, of any earlier
-///   position) is a new position, `shift` cells from the one it was found against.
+///   previous step's position shifted by whole cells is a new position (unless it is one
+///   seen before), `shift` cells from the previous one.
 /// - Anything else is refused, naming the file, the step and the first cell that is
 ///   neither: a different shape, NaN, a shift by a fraction of a cell, scrambled cells.
 ///
@@ -35,16 +35,9 @@ struct GridPositions {
     var variants: [Int: (step: Int, count: Int)]
   }
 
-  /// Whether a move by whole cells is a new position (WRF) or an error (conventions
-  /// whose grid never moves).
-  let allowsMoves: Bool
   private(set) var positions: [Position] = []
   /// Each step's position, in step order.
   private(set) var stepPositions: [Int] = []
-
-  init(allowsMoves: Bool) {
-    self.allowsMoves = allowsMoves
-  }
 
   /// Places the next step's grid; `step` names it in errors.
   mutating func add(_ grid: InputGrid, step: StepSource) throws(IngestError) {
@@ -63,48 +56,39 @@ struct GridPositions {
       record(grid, at: candidate, step: index)
       return
     }
-    var nearest: (offset: InputGrid.Offset, position: Int)?
-    var failed: (offset: InputGrid.Offset, position: Int, shift: InputGrid.Shift)?
-    for candidate in candidates {
-      let reference = positions[candidate]
-      let found = Self.shifts(of: grid, from: reference)
-      for shift in found.shifts {
-        let comparison = grid.compare(with: reference.first, sizes: reference.sizes, shift: shift)
-        guard let outside = comparison.outside else {
-          guard allowsMoves else { break }
-          _ = try grid.validated(step: step)
-          let offset = InputGrid.Shift(i: reference.offset.i + shift.i, j: reference.offset.j + shift.j)
-          positions.append(Self.position(grid, offset: offset, step: index))
-          stepPositions.append(positions.count - 1)
-          return
-        }
-        if failed == nil { failed = (outside, candidate, shift) }
+    // A move is looked for from the previous step's position only: the search costs a
+    // pass over the position's cells per sample, and a nest moves from where it was.
+    let reference = previous
+    let found = Self.shifts(of: grid, from: reference)
+    var failed: (offset: InputGrid.Offset, shift: InputGrid.Shift)?
+    for shift in found.shifts {
+      let comparison = grid.compare(with: reference.first, sizes: reference.sizes, shift: shift)
+      guard let outside = comparison.outside else {
+        _ = try grid.validated(step: step)
+        let offset = InputGrid.Shift(i: reference.offset.i + shift.i, j: reference.offset.j + shift.j)
+        positions.append(Self.position(grid, offset: offset, step: index))
+        stepPositions.append(positions.count - 1)
+        return
       }
-      if let offset = found.nearest, offset.fraction < nearest?.offset.fraction ?? .infinity {
-        nearest = (offset, candidate)
-      }
+      if failed == nil { failed = (outside, shift) }
     }
-    if let failed, allowsMoves {
+    if let failed {
       // Most cells agree with a move by whole cells, but not this one: scrambled cells.
-      let reference = positions[failed.position]
       throw IngestError(
         path: grid.path, variable: grid.variables,
         reason:
           "the grid changes within the run\(InputGrid.at(step)): cell \(grid.cell(failed.offset.cell)) is at latitude \(failed.offset.latitude), longitude \(failed.offset.longitude), \(InputGrid.percent(failed.offset.fraction)) of a cell from \(failed.offset.otherLatitude), \(failed.offset.otherLongitude), where a move by \(failed.shift.i) columns and \(failed.shift.j) rows from the grid of \(reference.first.path) (step \(reference.firstStep) of the run) puts it: neither the same grid nor a move by whole cells"
       )
     }
-    let reference = positions[nearest?.position ?? stepPositions[index - 1]]
-    let offset = nearest?.offset ?? grid.compare(with: reference.first, sizes: reference.sizes).outside
+    let offset = found.nearest ?? grid.compare(with: reference.first, sizes: reference.sizes).outside
     let cell =
       offset.map { grid.describe($0, in: reference.first, step: reference.firstStep) }
-      ?? "no cell overlaps an earlier position"
-    let why =
-      allowsMoves
-      ? "neither the same grid (within \(InputGrid.percent(InputGrid.tolerance)) of a cell) nor a move by whole cells of an earlier one"
-      : "ingest one grid at a time"
+      ?? "no cell overlaps the previous step's grid"
     throw IngestError(
       path: grid.path, variable: grid.variables,
-      reason: "the grid changes within the run\(InputGrid.at(step)): \(cell); \(why)")
+      reason:
+        "the grid changes within the run\(InputGrid.at(step)): \(cell); neither the same grid (within \(InputGrid.percent(InputGrid.tolerance)) of a cell) nor a move by whole cells of the previous step's"
+    )
   }
 
   /// Each position's coordinates (those most of its steps share), the largest offset of

@@ -69,7 +69,7 @@ enum WRFConvention {
     _ inventory: WRFInventory, reader: WRFFieldReader
   ) throws(IngestError) -> (tracker: GridPositions, grids: [InputGrid], warning: String?) {
     let perStep = inventory.variables["XLAT"]?.dimensions.first == "Time"
-    var tracker = GridPositions(allowsMoves: true)
+    var tracker = GridPositions()
     var last: InputGrid?
     for step in inventory.steps {
       let current: InputGrid

@@ -62,6 +62,8 @@ private struct MovingRun: Sendable {
   let heights: [[Float]]
   let report: Ingestor.Report
   let d02: CubeFile
+  /// The size of d02's cube file, read before the file went (its mapping stays).
+  let d02Size: Int
   let d01Positions: Int
 
   static let shared = Result { () throws -> MovingRun in
@@ -78,8 +80,11 @@ private struct MovingRun: Sendable {
     func cube(_ domain: String) throws -> CubeFile {
       try CubeFile(path: try #require(report.published.first { $0.domain == domain }).path)
     }
+    let d02 = try cube("d02")
+    let size = try FileManager.default.attributesOfItem(atPath: d02.path)[.size] as? Int ?? 0
     return MovingRun(
-      files: files, heights: heights, report: report, d02: try cube("d02"), d01Positions: try cube("d01").positionCount)
+      files: files, heights: heights, report: report, d02: d02, d02Size: size,
+      d01Positions: try cube("d01").positionCount)
   }
 }
 
@@ -306,5 +311,43 @@ private struct MovingRun: Sendable {
       #expect(cube.latitudes == (try file.readFloats("XLAT", start: [step, 0, 0], count: [1, 26, 26])))
       #expect(cube.longitudes == (try file.readFloats("XLONG", start: [step, 0, 0], count: [1, 26, 26])))
     }
+  }
+
+  /// CF grids never move, but their files get the same tolerance: a second file 0.05° off
+  /// (7 % of a 1° cell) is the same grid with one warning; 0.2° off is refused.
+  @Test func cfFilesWithinTheToleranceOfTheFirstAreOneGridWithOneWarning() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-tolerance")
+    defer { SampleFiles.remove(directory) }
+    let (first, near, far) = ("\(directory)/first.nc", "\(directory)/near.nc", "\(directory)/far.nc")
+    try writeSmallCF(first)
+    try writeSmallCF(near, lats: [44.05, 43.05, 42.05, 41.05, 40.05], hours: [2, 3])
+    try writeSmallCF(far, lats: [44.2, 43.2, 42.2, 41.2, 40.2], hours: [2, 3])
+    let report = try Ingestor.run([first, near], options: .init(store: "\(directory)/store"))
+    let warnings = report.warnings.filter { $0.contains("lat/lon") }
+    #expect(warnings.count == 1, "\(report.warnings)")
+    #expect(warnings.first?.hasPrefix("\(near): lat/lon are off by up to 0.0") == true, "\(warnings)")
+    // 0.05° of latitude (5.6 km) over the shorter side of a 1° cell at 44° N (80 km).
+    #expect(warnings.first.flatMap(percentage(in:)).map { (6.5...7.5).contains($0) } == true, "\(warnings)")
+    #expect(warnings.first?.hasSuffix("the first file's are stored") == true, "\(warnings)")
+    expectIngestRefused(
+      [first, far], store: "\(directory)/refused",
+      startsWith: "\(far): lat/lon: the grid changes within the run: cell (0, 0) is at latitude 44.2",
+      contains: ["but at 44.0, 350.0 in \(first)", "; ingest one grid at a time"])
+  }
+
+  /// The cost ingest predicts for the moving nest covers its cube, positions section
+  /// included, and grows with the positions.
+  @Test func theDiskIngestPredictsForAMovingNestCoversItsCube() throws {
+    let run = try MovingRun.shared.get()
+    let cost = try #require(run.report.costs.first { $0.positions > 1 })
+    #expect(cost.positions == 9)
+    let size = run.d02Size
+    #expect(size > 0 && cost.disk >= Double(size), "predicted \(cost.disk), cube \(size)")
+    let fixed = IngestCost(
+      width: cost.width, height: cost.height, steps: cost.steps, levels: cost.levels, metrics: cost.metrics,
+      terrain: true)
+    // Eight further positions of 60 × 45 cells: coordinates (8 bytes a cell) and terrain (5).
+    #expect(cost.disk - fixed.disk >= 8 * 2700 * 13, "\(cost.disk) vs \(fixed.disk)")
+    #expect(cost.summary.contains("9 grid positions"))
   }
 }
