@@ -79,8 +79,9 @@ final class InputScreen: Sendable {
     }
   }
 
+  /// Why a value was screened out; the warning adds what became of it, once.
   private static func outsideRange(_ range: InputRange) -> String {
-    "outside its range \(range.text) or not finite, stored as missing with every metric derived from them"
+    "outside its range \(range.text) or not finite"
   }
 
   /// The last guard before a derived metric is stored: a value outside the metric's
