@@ -102,6 +102,23 @@ private func percentage(in text: String) -> Double? {
       })
   }
 
+  /// Every step must lie within the tolerance of the coordinates its position stores (those
+  /// most steps share), not only of the first step's: step 3 is 6 % of a cell from step 0
+  /// but 12 % from steps 1 and 2.
+  @Test func aStepBeyondTheToleranceOfTheCoordinatesMostStepsShareIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("drift")
+    defer { SampleFiles.remove(directory) }
+    // 0.0049° of latitude is 545 m, about 6 % of a 9 km cell.
+    let spoilt = try spoiltRun(hours: 3, in: directory) { step, latitude, values in
+      guard latitude, step == 0 || step == 3 else { return }
+      values = values.map { $0 + (step == 0 ? 0.0049 : 0.0098) }
+    }
+    expectIngestRefused(
+      [spoilt], store: "\(directory)/store",
+      startsWith: "\(spoilt): XLAT/XLONG: the grid changes within the run at step 3 (2026-06-20T03:00:00Z): cell (",
+      contains: ["where most steps at this position have it: beyond the 10.0 % of a cell"])
+  }
+
   @Test func aScrambledGridIsRefusedNamingTheFirstScrambledCell() throws {
     let directory = SampleFiles.temporaryDirectory("scrambled")
     defer { SampleFiles.remove(directory) }
