@@ -172,7 +172,9 @@ private func percentage(in text: String) -> Double? {
     let narrow = try SampleRunGenerator.write(spec, to: "\(directory)/narrow")
     expectIngestRefused(
       [files[0], narrow[1]], store: "\(directory)/store",
-      startsWith: "\(narrow[1]): grid is 134×80 but \(files[0]) of the same domain d01 is 135×80")
+      startsWith:
+        "\(narrow[1]): grid is 134×80 at step 0 (2026-06-20T01:00:00Z) but \(files[0]) of the same domain d01 is 135×80"
+    )
   }
 
   /// A real vortex-following nest (wrf-python's Katrina d02, 3-hourly): every step is a
