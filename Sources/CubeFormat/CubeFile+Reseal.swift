@@ -1,7 +1,9 @@
 extension CubeFile {
   /// Recomputes every checksum of a cube held in memory: each data block's, the
-  /// geometry's, the terrain section's (when its size is not 0), then the header's, each over the region the (possibly altered) header
-  /// names. Regions that fall outside `bytes` are left alone, so any input is safe.
+  /// geometry's, the terrain section's (when its size is not 0), the positions section's
+  /// (when flag bit 1 is set: from the next multiple of 64 after the last data block or
+  /// the terrain section to the end), then the header's, each over the region the
+  /// (possibly altered) header names. Regions that fall outside `bytes` are left alone, so any input is safe.
   ///
   /// This exists for robustness testing and fuzzing: a cube mutated and then resealed gets
   /// past the checksums, so that what a reader does with impossible but self-consistent
@@ -22,6 +24,8 @@ extension CubeFile {
         return UnsafeRawBufferPointer(start: reader + Int(offset), count: Int(count))
       }
       let metricCount = UInt64(reader.le(CubeLayout.metricCountOffset, as: UInt32.self))
+      // Where the last data block ends, for the positions section after it.
+      var dataEnd: UInt64?
       for index in 0..<(blocks ? min(metricCount, UInt64(CubeLimits.metrics.upperBound)) : 0) {
         let entry = CubeLayout.fixedHeaderBytes + Int(index) * CubeLayout.metricEntryBytes
         guard entry + CubeLayout.metricEntryBytes <= size else { break }
@@ -29,6 +33,9 @@ extension CubeFile {
         let count = reader.le(entry + CubeLayout.dataBytesOffset, as: UInt64.self)
         if let block = region(offset, count) {
           base.setLE(XXH64.hash(block), at: entry + CubeLayout.dataChecksumOffset)
+          dataEnd = offset + count
+        } else {
+          dataEnd = nil
         }
       }
       let geometryOffset = reader.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
@@ -38,8 +45,20 @@ extension CubeFile {
       }
       let terrainOffset = reader.le(CubeLayout.terrainOffsetOffset, as: UInt64.self)
       let terrainBytes = reader.le(CubeLayout.terrainBytesOffset, as: UInt64.self)
+      let flags = reader.le(CubeLayout.flagsOffset, as: UInt32.self)
+      var sectionsEnd = dataEnd
+      if flags & CubeLayout.terrainFlag != 0 {
+        sectionsEnd = region(terrainOffset, terrainBytes).map { _ in terrainOffset + terrainBytes }
+      }
       if blocks, terrainBytes > 0, let terrain = region(terrainOffset, terrainBytes) {
         base.setLE(XXH64.hash(terrain), at: CubeLayout.terrainChecksumOffset)
+      }
+      // Every end is inside the buffer here, so rounding it up cannot overflow.
+      if blocks, flags & CubeLayout.positionsFlag != 0, let sectionsEnd {
+        let start = UInt64(CubeLayout.aligned(Int(sectionsEnd)))
+        if start <= UInt64(size), let positions = region(start, UInt64(size) - start) {
+          base.setLE(XXH64.hash(positions), at: CubeLayout.positionsChecksumOffset)
+        }
       }
       let headerBytes = UInt64(reader.le(CubeLayout.headerBytesOffset, as: UInt32.self))
       guard headerBytes >= UInt64(CubeLayout.headerChecksumOffset + 8), headerBytes <= UInt64(size) else { return }

@@ -11,6 +11,13 @@ extension CubeFile {
     let dataBytes: [Int]
     /// Where the terrain section starts, nil when the cube has none.
     let terrainOffset: Int?
+    /// Where the positions section starts, nil when the grid does not move (or only the
+    /// header was validated).
+    let positionsOffset: Int?
+    /// The number of positions: 1 without a positions section.
+    let positionCount: Int
+    /// Each step's position, nil when there is one position.
+    let stepPositions: [Int]?
   }
 
   /// Decodes the header and checks every field against `CubeLimits` and every offset and
@@ -70,12 +77,14 @@ extension CubeFile {
     let flags = base.le(CubeLayout.flagsOffset, as: UInt32.self)
     guard flags & ~CubeLayout.knownFlags == 0 else {
       throw fail(
-        "corrupted: flags 0x\(String(flags, radix: 16)) set bits this build does not know (it knows 0x\(String(CubeLayout.knownFlags, radix: 16)), the terrain section)"
+        "corrupted: flags 0x\(String(flags, radix: 16)) set bits this build does not know (it knows 0x\(String(CubeLayout.knownFlags, radix: 16)), the terrain and positions sections)"
       )
     }
     let hasTerrain = flags & CubeLayout.terrainFlag != 0
+    let hasPositions = flags & CubeLayout.positionsFlag != 0
     let plan = try checkedShape(
-      base: base, size: size, metricCount: metricCount, terrain: hasTerrain, packed: packed, fail: fail)
+      base: base, size: size, metricCount: metricCount, terrain: hasTerrain, positions: hasPositions, packed: packed,
+      fail: fail)
     let shape = "\(plan.width)×\(plan.height)×\(plan.steps)"
     if verify.coversSections {
       let geometry = UnsafeRawBufferPointer(start: base + plan.layout.geometryOffset, count: plan.layout.geometryBytes)
@@ -87,6 +96,11 @@ extension CubeFile {
     if hasTerrain, !headerOnly {
       try checkTerrain(
         base: base, cells: plan.width * plan.height, layout: plan.layout, verify: verify.coversSections, fail: fail)
+    }
+    var positions: (layout: CubeLayout.Plan, count: Int, stepPositions: [Int])?
+    if hasPositions, !headerOnly {
+      positions = try checkPositions(
+        base: base, size: size, layout: plan.layout, steps: plan.steps, verify: verify.coversSections, fail: fail)
     }
 
     var metrics: [CubeMetric] = []
@@ -160,7 +174,71 @@ extension CubeFile {
     return Validated(
       header: header, geometryOffset: plan.layout.geometryOffset, version: Int(version), data: data,
       dataBytes: plan.layout.dataBytes,
-      terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil)
+      terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil, positionsOffset: positions?.layout.positionsOffset,
+      positionCount: positions?.count ?? 1,
+      stepPositions: positions?.stepPositions)
+  }
+
+  /// The positions section against the file: its count, then its size, its checksum, the
+  /// step table (every index in range and in canonical order) and every moved position's
+  /// coordinates and terrain, so that no step can send a locator to a position that is not
+  /// there or to coordinates no writer could have stored.
+  private static func checkPositions(
+    base: UnsafeRawPointer, size: Int, layout: CubeLayout.Plan, steps: Int, verify: Bool,
+    fail: (String) -> CubeError
+  ) throws(CubeError) -> (layout: CubeLayout.Plan, count: Int, stepPositions: [Int]) {
+    let cells = layout.geometryBytes / (2 * MemoryLayout<Float>.size)
+    let terrain = layout.terrainBytes > 0
+    // `checkedShape` made sure that the file holds the section's count.
+    let start = CubeLayout.aligned(layout.fileBytes)
+    let storedCount = base.le(start, as: UInt32.self)
+    let limit = CubeLimits.positions
+    guard storedCount >= 2, storedCount <= UInt32(limit.upperBound) else {
+      throw fail(
+        "corrupted: position count \(storedCount) is not in 2…\(limit.upperBound), as a positions section (flag bit 1) requires"
+      )
+    }
+    let count = Int(storedCount)
+    guard count <= steps else {
+      throw fail("corrupted: position count \(count) is more than the \(steps) steps, each of which uses one")
+    }
+    let full = layout.with(positions: count, steps: steps)
+    guard full.fileBytes == size else {
+      throw fail(
+        "corrupted: positions section of \(size - start) bytes is not \(full.positionsBytes), the size of \(count) positions of \(cells) cells\(terrain ? " with terrain" : "") over \(steps) steps"
+      )
+    }
+    if verify {
+      let section = UnsafeRawBufferPointer(start: base + start, count: full.positionsBytes)
+      guard XXH64.hash(section) == base.le(CubeLayout.positionsChecksumOffset, as: UInt64.self) else {
+        throw fail("corrupted: positions checksum mismatch")
+      }
+    }
+    let table = base + start + CubeLayout.positionsPreambleBytes
+    let stepPositions = (0..<steps).map { Int(table.le($0 * MemoryLayout<UInt32>.size, as: UInt32.self)) }
+    if let problem = CubeLimits.stepPositionsProblem(stepPositions, positionCount: count) {
+      throw fail("corrupted: \(problem)")
+    }
+    let record = CubeLayout.positionBytes(cells: cells, terrain: terrain)
+    let first = table + CubeLayout.stepTableBytes(steps: steps)
+    for position in 1..<count {
+      let latitudes = first + (position - 1) * record
+      let longitudes = latitudes + cells * MemoryLayout<Float>.size
+      let heights = longitudes + cells * MemoryLayout<Float>.size
+      let masks = heights + cells * MemoryLayout<Float>.size
+      for cell in 0..<cells {
+        let latitude = Float(bitPattern: latitudes.le(cell * 4, as: UInt32.self))
+        let longitude = Float(bitPattern: longitudes.le(cell * 4, as: UInt32.self))
+        var problem = CubeGrid.coordinateProblem(latitude: latitude, longitude: longitude)
+        if problem == nil, terrain {
+          let height = Float(bitPattern: heights.le(cell * 4, as: UInt32.self))
+          let mask = masks.load(fromByteOffset: cell, as: UInt8.self)
+          problem = CubeTerrain.heightProblem(height) ?? CubeTerrain.maskProblem(mask)
+        }
+        if let problem { throw fail("corrupted: position \(position) \(problem) at cell \(cell)") }
+      }
+    }
+    return (full, count, stepPositions)
   }
 
   /// The terrain section's offset, size and checksum against the layout, then every height
@@ -198,7 +276,8 @@ extension CubeFile {
   /// the file: its layout must end exactly at the file's end and the geometry must be
   /// where the layout puts it.
   private static func checkedShape(
-    base: UnsafeRawPointer, size: Int, metricCount: Int, terrain: Bool, packed: Bool, fail: (String) -> CubeError
+    base: UnsafeRawPointer, size: Int, metricCount: Int, terrain: Bool, positions: Bool, packed: Bool,
+    fail: (String) -> CubeError
   ) throws(CubeError) -> (width: Int, height: Int, steps: Int, layout: CubeLayout.Plan) {
     let storedWidth = base.le(CubeLayout.widthOffset, as: UInt32.self)
     let storedHeight = base.le(CubeLayout.heightOffset, as: UInt32.self)
@@ -219,8 +298,15 @@ extension CubeFile {
       packed
       ? CubeLayout.Plan.checked(cells: width * height, steps: steps, sectionBytes: sections, terrain: terrain)
       : CubeLayout.Plan.checked(cells: width * height, steps: steps, metricCount: metricCount, terrain: terrain)
-    guard let plan = checkedPlan, plan.fileBytes == size else {
-      let section = terrain ? " and a terrain section" : ""
+    // A positions section's size depends on its count, read from the section itself
+    // (`checkPositions`): here the file must reach at least past that count. `checked`
+    // left room for the alignment after the plan's end.
+    let fits = { (plan: CubeLayout.Plan) in
+      positions
+        ? size - CubeLayout.positionsPreambleBytes >= CubeLayout.aligned(plan.fileBytes) : plan.fileBytes == size
+    }
+    guard let plan = checkedPlan, fits(plan) else {
+      let section = (terrain ? " and a terrain section" : "") + (positions ? " and a positions section" : "")
       let sizes = packed ? " and data sections of \(sections.map(String.init).joined(separator: ", ")) bytes" : ""
       throw fail(
         "corrupted: shape \(shape) with \(metricCount) metrics\(section)\(sizes) does not match the file's \(size) bytes"

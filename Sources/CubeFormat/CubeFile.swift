@@ -37,6 +37,13 @@ public final class CubeFile: @unchecked Sendable {
   private let geometryOffset: Int
   /// Where the terrain section starts, as validated; nil without one.
   private let terrainOffset: Int?
+  /// Where the positions section starts, as validated; nil for a grid that does not move.
+  let positionsOffset: Int?
+  /// The number of positions of the grid: 1 for every cube without a positions section.
+  public let positionCount: Int
+  /// Each step's position, nil when there is one position (so that a cube whose grid
+  /// does not move carries no table).
+  @usableFromInline let stepTable: [Int]?
   /// The format version: 1 (16-bit words) or 2 (packed series).
   public let formatVersion: Int
   /// Each metric's data as validated: version 1's words, or version 2's section (its table
@@ -92,6 +99,9 @@ public final class CubeFile: @unchecked Sendable {
       self.packed = validated.version != Int(CubeLayout.wordVersion)
       self.geometryOffset = validated.geometryOffset
       self.terrainOffset = validated.terrainOffset
+      self.positionsOffset = validated.positionsOffset
+      self.positionCount = validated.positionCount
+      self.stepTable = validated.stepPositions
     } catch {
       munmap(mapping, size)
       if leased { close(descriptor) }
@@ -229,9 +239,9 @@ public final class CubeFile: @unchecked Sendable {
   }
 
   /// Latitudes of every cell (copied out of the mapping).
-  public var latitudes: [Float] { geometry(at: 0) }
+  public var latitudes: [Float] { latitudes(position: 0) }
   /// Longitudes of every cell (copied out of the mapping).
-  public var longitudes: [Float] { geometry(at: header.cells) }
+  public var longitudes: [Float] { longitudes(position: 0) }
 
   /// Whether the cube has a terrain section (cubes written before it have none, and read
   /// as terrain unknown).
@@ -239,46 +249,47 @@ public final class CubeFile: @unchecked Sendable {
 
   /// The terrain height of `cell` in metres, nil where unknown (no section, or NaN in it).
   /// `cell` must be in range.
-  public func terrainHeight(cell: Int) -> Double? {
-    guard let terrainOffset else { return nil }
-    let height = Float(bitPattern: base.le(terrainOffset + cell * 4, as: UInt32.self))
-    return height.isNaN ? nil : Double(height)
-  }
+  public func terrainHeight(cell: Int) -> Double? { terrainHeight(cell: cell, position: 0) }
 
   /// Whether `cell` is land (true) or water (false), nil where unknown. `cell` must be in
   /// range.
-  public func isLand(cell: Int) -> Bool? {
-    guard let terrainOffset else { return nil }
-    let mask = base.load(fromByteOffset: terrainOffset + header.cells * 4 + cell, as: UInt8.self)
-    return mask == CubeTerrain.unknownMask ? nil : mask == 1
-  }
+  public func isLand(cell: Int) -> Bool? { isLand(cell: cell, position: 0) }
 
   /// The whole terrain section (copied out of the mapping), nil when the cube has none.
-  public var terrain: CubeTerrain? {
-    guard hasTerrain else { return nil }
-    let cells = header.cells
-    return CubeTerrain(
-      heights: (0..<cells).map { Float(terrainHeight(cell: $0) ?? .nan) },
-      landMask: (0..<cells).map { isLand(cell: $0).map { $0 ? 1 : 0 } ?? CubeTerrain.unknownMask })
-  }
+  public var terrain: CubeTerrain? { terrain(position: 0) }
 
-  /// Whether `other` has this cube's grid: the same shape, the same projection record and
-  /// byte for byte the same cell coordinates. Every run of a domain shares its grid, so a
-  /// reader that already built a locator for one run can use it for the next instead of
-  /// building it again. The coordinates are compared, not their checksums: a crafted file
-  /// with a colliding checksum must not borrow another grid's locator.
+  /// Whether `other` has this cube's grid: the same shape, the same projection record,
+  /// the same positions used at the same steps, and byte for byte the same cell
+  /// coordinates in every position. Every run of a domain whose grid does not move shares
+  /// its grid, so a reader that already built locators for one run can use them for the
+  /// next instead of building them again. The coordinates are compared, not their
+  /// checksums: a crafted file with a colliding checksum must not borrow another grid's
+  /// locator.
   public func hasSameGrid(as other: CubeFile) -> Bool {
     // Bit patterns, so that two absent (NaN) parameters compare equal.
     let (mine, theirs) = (header.projection, other.header.projection)
     guard header.width == other.header.width, header.height == other.header.height, mine.code == theirs.code,
-      mine.parameters.map(\.bitPattern) == theirs.parameters.map(\.bitPattern)
+      mine.parameters.map(\.bitPattern) == theirs.parameters.map(\.bitPattern), stepTable == other.stepTable
     else { return false }
-    return memcmp(base + geometryOffset, other.base + other.geometryOffset, header.cells * 8) == 0
+    return (0..<positionCount).allSatisfy { position in
+      memcmp(coordinates(position: position), other.coordinates(position: position), header.cells * 8) == 0
+    }
   }
 
-  private func geometry(at first: Int) -> [Float] {
-    (0..<header.cells).map { cell in
-      Float(bitPattern: base.le(geometryOffset + (first + cell) * 4, as: UInt32.self))
-    }
+  /// Where the coordinates of `position` start in the mapping: latitudes, then longitudes,
+  /// `cells` f32 each. `position` must be in range.
+  func coordinates(position: Int) -> UnsafeRawPointer {
+    guard position > 0, let positionsOffset else { return base + geometryOffset }
+    let record = CubeLayout.positionBytes(cells: header.cells, terrain: hasTerrain)
+    return base + positionsOffset + CubeLayout.positionsPreambleBytes
+      + CubeLayout.stepTableBytes(steps: header.stepCount) + (position - 1) * record
+  }
+
+  /// Where the terrain of `position` starts in the mapping: heights, then mask bytes, nil
+  /// when the cube has no terrain section. `position` must be in range.
+  func terrainBase(position: Int) -> UnsafeRawPointer? {
+    guard let terrainOffset else { return nil }
+    guard position > 0 else { return base + terrainOffset }
+    return coordinates(position: position) + header.cells * 2 * MemoryLayout<Float>.size
   }
 }

@@ -50,11 +50,15 @@ enum CubeLayout {
   static let terrainOffsetOffset = 224
   static let terrainBytesOffset = 232
   static let terrainChecksumOffset = 240
+  /// The positions section's XXH64, in what was reserved space (0 without the section).
+  static let positionsChecksumOffset = 248
 
   /// Flag bit: the cube ends with a terrain section.
   static let terrainFlag: UInt32 = 1
+  /// Flag bit: the cube ends with a positions section (a grid that moves).
+  static let positionsFlag: UInt32 = 2
   /// Every flag bit this build knows.
-  static let knownFlags: UInt32 = terrainFlag
+  static let knownFlags: UInt32 = terrainFlag | positionsFlag
   /// Bytes of terrain per cell: an f32 height and a u8 land mask.
   static let terrainBytesPerCell = MemoryLayout<Float>.size + 1
 
@@ -74,6 +78,31 @@ enum CubeLayout {
     (offset + blockAlignment - 1) / blockAlignment * blockAlignment
   }
 
+  // The positions section: a u32 count and a u32 reserved, the step table, then each
+  // position after the first.
+  static let positionsPreambleBytes = 8
+
+  /// `bytes` rounded up to a multiple of 8, so that every part of the positions section
+  /// starts aligned for its f32s.
+  static func padded8(_ bytes: Int) -> Int { (bytes + 7) / 8 * 8 }
+
+  /// The step table's bytes: a u32 per step, padded.
+  static func stepTableBytes(steps: Int) -> Int { padded8(steps * MemoryLayout<UInt32>.size) }
+
+  /// One stored position's bytes: f32 latitudes and longitudes, then, with terrain, f32
+  /// heights and u8 mask bytes, padded.
+  static func positionBytes(cells: Int, terrain: Bool) -> Int {
+    padded8(cells * 2 * MemoryLayout<Float>.size + (terrain ? cells * terrainBytesPerCell : 0))
+  }
+
+  /// The positions section's bytes for `positions` positions (the first is the geometry
+  /// block, stored elsewhere). Within `CubeLimits` (cells < 2³¹, steps ≤ 10⁶, positions ≤
+  /// 65 535) this is below 2 × 10¹⁵, far from overflowing an `Int`.
+  static func positionsBytes(cells: Int, steps: Int, positions: Int, terrain: Bool) -> Int {
+    positionsPreambleBytes + stepTableBytes(steps: steps) + (positions - 1)
+      * positionBytes(cells: cells, terrain: terrain)
+  }
+
   /// Where each part of a cube with this shape goes.
   ///
   /// `init` trusts its shape (a writer's, checked against `CubeLimits` first); a reader
@@ -89,18 +118,23 @@ enum CubeLayout {
     /// Where the terrain section starts and its size; 0 and 0 without one.
     let terrainOffset: Int
     let terrainBytes: Int
+    /// Where the positions section starts and its size; 0 and 0 for a grid that does not
+    /// move (one position).
+    let positionsOffset: Int
+    let positionsBytes: Int
     let fileBytes: Int
 
     /// The version 1 plan: every block 2 × cells × steps bytes.
-    init(cells: Int, steps: Int, metricCount: Int, terrain: Bool = false) {
+    init(cells: Int, steps: Int, metricCount: Int, terrain: Bool = false, positions: Int = 1) {
       self.init(
         cells: cells, dataBytes: Array(repeating: cells * steps * MemoryLayout<UInt16>.size, count: metricCount),
-        terrain: terrain)
+        terrain: terrain, steps: steps, positions: positions)
     }
 
     /// The plan of data blocks of the given sizes, each on the next multiple of 64 after
-    /// the geometry or the block before (version 2's sections, or version 1's blocks).
-    init(cells: Int, dataBytes: [Int], terrain: Bool) {
+    /// the geometry or the block before (version 2's sections, or version 1's blocks),
+    /// and, for more than one position, of the positions section over `steps` steps.
+    init(cells: Int, dataBytes: [Int], terrain: Bool, steps: Int = 0, positions: Int = 1) {
       headerBytes = fixedHeaderBytes + dataBytes.count * metricEntryBytes
       geometryOffset = aligned(headerBytes)
       geometryBytes = cells * 2 * MemoryLayout<Float>.size
@@ -118,7 +152,22 @@ enum CubeLayout {
       // blocks before it are where they always were, byte for byte.
       terrainOffset = terrain ? aligned(dataEnd) : 0
       terrainBytes = terrain ? cells * terrainBytesPerCell : 0
-      fileBytes = terrain ? terrainOffset + terrainBytes : dataEnd
+      let sectionsEnd = terrain ? terrainOffset + terrainBytes : dataEnd
+      // The positions section comes last for the same reason: a cube whose grid does not
+      // move has none, and is byte for byte what it was before the section existed.
+      positionsOffset = positions > 1 ? aligned(sectionsEnd) : 0
+      positionsBytes =
+        positions > 1
+        ? CubeLayout.positionsBytes(cells: cells, steps: steps, positions: positions, terrain: terrain) : 0
+      fileBytes = positions > 1 ? positionsOffset + positionsBytes : sectionsEnd
+    }
+
+    /// This plan with `positions` positions over `steps` steps (a reader learns the count
+    /// from the section, after the plan without it has been checked).
+    func with(positions: Int, steps: Int) -> Plan {
+      Plan(
+        cells: geometryBytes / (2 * MemoryLayout<Float>.size), dataBytes: dataBytes, terrain: terrainBytes > 0,
+        steps: steps, positions: positions)
     }
 
     /// The plan of a shape, or nil when a size or offset in it does not fit in an `Int`.

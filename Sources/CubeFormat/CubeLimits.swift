@@ -22,6 +22,9 @@ public enum CubeLimits {
   /// The nominal grid spacing in metres (0 when unknown): at most a little more than half
   /// the Earth's circumference, the greatest distance between two points.
   public static let gridSpacing: ClosedRange<Double> = 0...21_000_000
+  /// Positions of a moving grid (docs/cube-format.md, *Positions*): a u16's worth, and
+  /// never more than the steps, each of which uses one.
+  public static let positions: ClosedRange<Int> = 1...65_535
   /// The largest stored word that is a value; `CubeMetric.missing` is the one above it.
   public static let largestWord = 65_534
 
@@ -47,6 +50,29 @@ public enum CubeLimits {
     }
     guard self.stepCount.contains(stepCount) else {
       return "step count \(stepCount) is not in \(range(self.stepCount))"
+    }
+    return nil
+  }
+
+  /// What is wrong with a table of each step's position for `positionCount` positions
+  /// (without "corrupted: " or "cannot write: "), nil when it is canonical: step 0 uses
+  /// position 0, every step uses a position used before or the next one after the highest
+  /// used so far, and every position is used. One numbering per grid motion, so that two
+  /// cubes of the same motion store the same table, and a reader can refuse anything else.
+  public static func stepPositionsProblem(_ table: some Sequence<Int>, positionCount: Int) -> String? {
+    var highest = -1
+    for (step, position) in table.enumerated() {
+      guard position >= 0, position < positionCount else {
+        return "step \(step) uses position \(position), not one of the \(positionCount) positions"
+      }
+      guard position <= highest + 1 else {
+        return
+          "step \(step) uses position \(position) before position \(highest + 1) (positions are numbered in order of first use)"
+      }
+      highest = max(highest, position)
+    }
+    guard highest == positionCount - 1 else {
+      return "no step uses position \(highest + 1) of the \(positionCount) positions"
     }
     return nil
   }

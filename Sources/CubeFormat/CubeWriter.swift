@@ -39,9 +39,13 @@ public final class CubeWriter {
   private let mappedBytes: Int
   /// Where each metric's words start in the mapping.
   private let wordOffsets: [Int]
-  private let latitudes: [Float]
-  private let longitudes: [Float]
-  private let terrain: CubeTerrain?
+  /// Every position of the grid, the first the geometry block's (docs/cube-format.md,
+  /// *Positions*): one for a grid that does not move.
+  private let positions: [CubeGrid]
+  /// Each step's position, canonical.
+  private let stepPositions: [Int]
+  /// Position 0's terrain, which decides whether the cube has a terrain section.
+  private var terrain: CubeTerrain? { positions[0].terrain }
   /// Steps per block, 0 when words go straight into the mapping.
   private let blockSteps: Int
   /// The current block's words, `[metric][step - blockStart][cell]`, little-endian.
@@ -64,36 +68,54 @@ public final class CubeWriter {
       bufferBytes: Self.bufferBudget)
   }
 
-  /// As the public initializer, with the block buffer limited to `bufferBytes` (tests use
+  /// As the public initializer, with the block buffer and format version of
+  /// `init(header:positions:stepPositions:destination:bufferBytes:formatVersion:)`.
+  package convenience init(
+    header: CubeHeader, latitudes: [Float], longitudes: [Float], terrain: CubeTerrain? = nil, destination: String,
+    bufferBytes: Int = CubeWriter.bufferBudget, formatVersion: UInt32 = CubeLayout.version
+  ) throws(CubeError) {
+    try self.init(
+      header: header, positions: [CubeGrid(latitudes: latitudes, longitudes: longitudes, terrain: terrain)],
+      stepPositions: Self.unmoved(steps: header.stepCount), destination: destination,
+      bufferBytes: bufferBytes, formatVersion: formatVersion)
+  }
+
+  /// Creates the temporary file of a cube whose grid takes `positions` (the first is the
+  /// geometry block's), step t at `positions[stepPositions[t]]`, numbered in order of first
+  /// use (docs/cube-format.md, *Positions*). Every position has terrain or none does. One
+  /// position writes exactly what `init(header:latitudes:longitudes:terrain:destination:)`
+  /// writes.
+  public convenience init(
+    header: CubeHeader, positions: [CubeGrid], stepPositions: [Int], destination: String
+  ) throws(CubeError) {
+    try self.init(
+      header: header, positions: positions, stepPositions: stepPositions, destination: destination,
+      bufferBytes: Self.bufferBudget)
+  }
+
+  /// As the public initializers, with the block buffer limited to `bufferBytes` (tests use
   /// small limits to exercise blocks and their flushes on small cubes) and the format
   /// version `formatVersion` (1 for tests of version 1 readers).
   package init(
-    header: CubeHeader, latitudes: [Float], longitudes: [Float], terrain: CubeTerrain? = nil, destination: String,
+    header: CubeHeader, positions: [CubeGrid], stepPositions: [Int], destination: String,
     bufferBytes: Int = CubeWriter.bufferBudget, formatVersion: UInt32 = CubeLayout.version
   ) throws(CubeError) {
     self.destination = destination
     self.header = header
     self.formatVersion = formatVersion
-    (self.latitudes, self.longitudes, self.terrain) = (latitudes, longitudes, terrain)
+    (self.positions, self.stepPositions) = (positions, stepPositions)
     guard CubeLayout.versions.contains(formatVersion) else {
       throw CubeError(path: destination, reason: "cannot write: format version \(formatVersion) is not 1 or 2")
     }
     // The reader's limits, so that no cube is written that readers refuse, and so that the
     // layout below is computed from a shape whose sizes cannot overflow.
-    if let problem = CubeLimits.problem(in: header) {
-      throw CubeError(path: destination, reason: "cannot write: \(problem)")
-    }
-    guard latitudes.count == header.cells, longitudes.count == header.cells else {
-      throw CubeError(
-        path: destination,
-        reason:
-          "cannot write: \(latitudes.count) latitudes and \(longitudes.count) longitudes for \(header.cells) cells")
-    }
-    if let problem = terrain?.problem(cells: header.cells) {
+    if let problem = CubeLimits.problem(in: header) ?? Self.positionsProblem(positions, stepPositions, header) {
       throw CubeError(path: destination, reason: "cannot write: \(problem)")
     }
     plan = CubeLayout.Plan(
-      cells: header.cells, steps: header.stepCount, metricCount: header.metrics.count, terrain: terrain != nil)
+      cells: header.cells, steps: header.stepCount, metricCount: header.metrics.count,
+      terrain: positions[0].terrain != nil,
+      positions: positions.count)
     // One step of every metric; the limits above keep this product small enough.
     let stepBytes = header.cells * header.metrics.count * MemoryLayout<UInt16>.size
     let fitting = min(header.stepCount, bufferBytes / max(stepBytes, 1))
@@ -125,6 +147,44 @@ public final class CubeWriter {
     if !packs { writeGeometryAndTerrain(mapping, plan: plan) }
   }
 
+  /// The step table of a grid that does not move: position 0 throughout. Bounded by the
+  /// limit, so that a header the limits refuse is refused rather than allocated for.
+  private static func unmoved(steps: Int) -> [Int] {
+    [Int](repeating: 0, count: min(max(steps, 0), CubeLimits.stepCount.upperBound))
+  }
+
+  /// What is wrong with a grid's positions and step table for `header`, nil when a reader
+  /// will accept them: the reader's checks, made before anything is written.
+  private static func positionsProblem(
+    _ positions: [CubeGrid], _ stepPositions: [Int], _ header: CubeHeader
+  )
+    -> String?
+  {
+    guard let first = positions.first else { return "a grid needs at least one position" }
+    guard positions.count <= min(CubeLimits.positions.upperBound, header.stepCount) else {
+      return
+        "\(positions.count) positions is more than \(CubeLimits.positions.upperBound) or the \(header.stepCount) steps"
+    }
+    guard stepPositions.count == header.stepCount else {
+      return "\(stepPositions.count) step positions for \(header.stepCount) steps"
+    }
+    if let problem = CubeLimits.stepPositionsProblem(stepPositions, positionCount: positions.count) {
+      return problem
+    }
+    for (index, position) in positions.enumerated() {
+      guard (position.terrain == nil) == (first.terrain == nil) else {
+        return
+          "position \(index) \(position.terrain == nil ? "has no" : "has a") terrain, position 0 \(first.terrain == nil ? "none" : "one"): every position has terrain or none does"
+      }
+      // Position 0's coordinates are stored as read, as they always were; the moved ones
+      // are checked as a reader checks them.
+      if let problem = position.problem(cells: header.cells, checkCoordinates: index > 0) {
+        return index == 0 ? problem : "position \(index) \(problem)"
+      }
+    }
+    return nil
+  }
+
   /// A new temporary file at `path`, locked. A file under this name is a leftover of an
   /// earlier process with this PID: it is replaced by a new file (a new inode), never
   /// written over, so that no one else's open descriptor or mapping ever sees these writes.
@@ -141,22 +201,38 @@ public final class CubeWriter {
     return descriptor
   }
 
-  /// Writes the coordinates and, when there is one, the terrain section where `plan` puts them.
+  /// Writes the coordinates, the terrain section when there is one, and the positions
+  /// section when the grid moves, where `plan` puts them. The mapping is zero-filled, so
+  /// the padding is left as it is.
   private func writeGeometryAndTerrain(_ mapping: UnsafeMutableRawPointer, plan: CubeLayout.Plan) {
-    let latitudeBase = mapping + plan.geometryOffset
-    let longitudeBase = latitudeBase + header.cells * MemoryLayout<Float>.size
-    for cell in 0..<header.cells {
-      latitudeBase.setLE(latitudes[cell].bitPattern, at: cell * 4)
-      longitudeBase.setLE(longitudes[cell].bitPattern, at: cell * 4)
+    let cells = header.cells
+    func write(_ values: [Float], at start: UnsafeMutableRawPointer) {
+      for cell in 0..<cells { start.setLE(values[cell].bitPattern, at: cell * MemoryLayout<Float>.size) }
     }
-    if let terrain {
-      // Heights, then the mask bytes: the heights stay 4-byte aligned.
-      let heightBase = mapping + plan.terrainOffset
-      let maskBase = heightBase + header.cells * MemoryLayout<Float>.size
-      for cell in 0..<header.cells {
-        heightBase.setLE(terrain.heights[cell].bitPattern, at: cell * 4)
-        maskBase.storeBytes(of: terrain.landMask[cell], toByteOffset: cell, as: UInt8.self)
-      }
+    // Heights, then the mask bytes: the heights stay 4-byte aligned.
+    func write(_ terrain: CubeTerrain, at start: UnsafeMutableRawPointer) {
+      write(terrain.heights, at: start)
+      let masks = start + cells * MemoryLayout<Float>.size
+      for cell in 0..<cells { masks.storeBytes(of: terrain.landMask[cell], toByteOffset: cell, as: UInt8.self) }
+    }
+    let geometry = mapping + plan.geometryOffset
+    write(positions[0].latitudes, at: geometry)
+    write(positions[0].longitudes, at: geometry + cells * MemoryLayout<Float>.size)
+    if let terrain { write(terrain, at: mapping + plan.terrainOffset) }
+    guard plan.positionsBytes > 0 else { return }
+    let section = mapping + plan.positionsOffset
+    section.setLE(UInt32(positions.count), at: 0)
+    let table = section + CubeLayout.positionsPreambleBytes
+    for (step, position) in stepPositions.enumerated() {
+      table.setLE(UInt32(position), at: step * MemoryLayout<UInt32>.size)
+    }
+    let record = CubeLayout.positionBytes(cells: cells, terrain: terrain != nil)
+    var next = table + CubeLayout.stepTableBytes(steps: header.stepCount)
+    for position in positions.dropFirst() {
+      write(position.latitudes, at: next)
+      write(position.longitudes, at: next + cells * MemoryLayout<Float>.size)
+      if let terrain = position.terrain { write(terrain, at: next + cells * 2 * MemoryLayout<Float>.size) }
+      next += record
     }
   }
 
@@ -299,7 +375,8 @@ public final class CubeWriter {
       tables.append(table)
       sizes.append(next + CubeLayout.sectionPadding)
     }
-    let plan = CubeLayout.Plan(cells: cells, dataBytes: sizes, terrain: terrain != nil)
+    let plan = CubeLayout.Plan(
+      cells: cells, dataBytes: sizes, terrain: terrain != nil, steps: steps, positions: positions.count)
     let cube = try Self.createLocked(temporaryPath)
     // Zero-filled by `ftruncate`: the padding, and the unused bits of every payload's last byte.
     guard ftruncate(cube, off_t(plan.fileBytes)) == 0,
@@ -387,11 +464,15 @@ public final class CubeWriter {
     base.setLE(UInt64(plan.geometryBytes), at: CubeLayout.geometryBytesOffset)
     let geometry = UnsafeRawBufferPointer(start: base + plan.geometryOffset, count: plan.geometryBytes)
     base.setLE(XXH64.hash(geometry), at: CubeLayout.geometryChecksumOffset)
-    base.setLE(plan.terrainBytes > 0 ? CubeLayout.terrainFlag : 0, at: CubeLayout.flagsOffset)
+    let flags =
+      (plan.terrainBytes > 0 ? CubeLayout.terrainFlag : 0) | (plan.positionsBytes > 0 ? CubeLayout.positionsFlag : 0)
+    base.setLE(flags, at: CubeLayout.flagsOffset)
     base.setLE(UInt64(plan.terrainOffset), at: CubeLayout.terrainOffsetOffset)
     base.setLE(UInt64(plan.terrainBytes), at: CubeLayout.terrainBytesOffset)
     let terrainSection = UnsafeRawBufferPointer(start: base + plan.terrainOffset, count: plan.terrainBytes)
     base.setLE(plan.terrainBytes > 0 ? XXH64.hash(terrainSection) : 0, at: CubeLayout.terrainChecksumOffset)
+    let positionsSection = UnsafeRawBufferPointer(start: base + plan.positionsOffset, count: plan.positionsBytes)
+    base.setLE(plan.positionsBytes > 0 ? XXH64.hash(positionsSection) : 0, at: CubeLayout.positionsChecksumOffset)
     base.setText(h.model, at: CubeLayout.modelOffset, bytes: CubeLayout.modelBytes)
     base.setText(h.domain, at: CubeLayout.domainOffset, bytes: CubeLayout.domainBytes)
     for (index, metric) in h.metrics.enumerated() {

@@ -6,6 +6,8 @@ struct CubeField: Sendable {
     /// An integer of this many bytes.
     case integer(Int)
     case float
+    /// An f32: a coordinate or terrain height of a moved position.
+    case float32
     /// NUL-terminated text in a field this wide.
     case text(Int)
     /// Bytes with no meaning to a reader beyond their value (magic, reserved).
@@ -76,6 +78,7 @@ struct CubeField: Sendable {
     switch kind {
     case .integer(let bytes), .text(let bytes), .raw(let bytes): bytes
     case .float: 8
+    case .float32: 4
     }
   }
 
@@ -113,6 +116,18 @@ struct CubeField: Sendable {
       var seen: Set<UInt64> = []
       return candidates.filter { seen.insert($0.bitPattern).inserted }.map {
         ("\($0) (0x\(String($0.bitPattern, radix: 16)))", littleEndian($0.bitPattern, count: 8))
+      }
+    case .float32:
+      let truth = Float(bitPattern: base.le(offset, as: UInt32.self))
+      var candidates: [Float] = [
+        0, -0.0, .nan, -.nan, .signalingNaN, .infinity, -.infinity, .greatestFiniteMagnitude, 90, -90, 90.0001,
+        -90.0001, 360, -360, 360.0001, -360.0001, 9_000, 9_000.001, -1_000, -1_000.001, truth.nextUp,
+        truth.nextDown, -truth, truth + 1,
+      ]
+      candidates += (0..<2).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
+      var seen: Set<UInt32> = []
+      return candidates.filter { seen.insert($0.bitPattern).inserted }.map {
+        ("\($0) (0x\(String($0.bitPattern, radix: 16)))", littleEndian(UInt64($0.bitPattern), count: 4))
       }
     case .text(let bytes):
       let texts: [(String, [UInt8])] = [
@@ -167,6 +182,40 @@ struct CubeField: Sendable {
     return fields
   }
 
+  /// The positions section's fields, when the cube has one: the count, the reserved word,
+  /// every step's position, and in each moved position a few coordinates, a terrain height
+  /// and a mask byte.
+  static func positions(in base: [UInt8]) -> [CubeField] {
+    let raw = RawCube(base)
+    guard raw.flags & 2 == 2 else { return [] }
+    let start = raw.positionsOffset
+    var fields = [
+      CubeField(name: "position count", offset: start, kind: .integer(4)),
+      CubeField(name: "positions reserved", offset: start + 4, kind: .raw(4)),
+    ]
+    for step in 0..<raw.stepCount {
+      fields.append(CubeField(name: "step \(step) position", offset: start + 8 + 4 * step, kind: .integer(4)))
+    }
+    let terrain = raw.flags & 1 == 1
+    let record = ((terrain ? 13 : 8) * raw.cells + 7) / 8 * 8
+    for position in 1..<raw.positionCount {
+      let at = start + 8 + (4 * raw.stepCount + 7) / 8 * 8 + (position - 1) * record
+      let cells = raw.cells
+      fields += [
+        CubeField(name: "position \(position) latitude 0", offset: at, kind: .float32),
+        CubeField(name: "position \(position) latitude last", offset: at + 4 * (cells - 1), kind: .float32),
+        CubeField(name: "position \(position) longitude 1", offset: at + 4 * (cells + 1), kind: .float32),
+      ]
+      if terrain {
+        fields += [
+          CubeField(name: "position \(position) height 2", offset: at + 4 * (2 * cells + 2), kind: .float32),
+          CubeField(name: "position \(position) mask 3", offset: at + 12 * cells + 3, kind: .integer(1)),
+        ]
+      }
+    }
+    return fields
+  }
+
   /// The header's integer fields, whose values are tried in every other integer field.
   private static let integerFieldOffsets: [(offset: Int, mask: UInt64)] = [
     (12, 0xFFFF_FFFF), (16, .max), (24, 0xFFFF_FFFF), (28, 0xFFFF_FFFF), (32, 0xFFFF_FFFF), (36, 0xFFFF_FFFF),
@@ -179,10 +228,17 @@ struct CubeMutation: Sendable {
   let label: String
   let edits: [(offset: Int, bytes: [UInt8])]
   let sealing: CubeField.Sealing
+  /// The file's new length (cut short, or zero bytes added), with the header's file size
+  /// following it; nil to keep it.
+  var length: Int?
 
   func applied(to base: [UInt8], reseal: (inout [UInt8], Bool) -> Void) -> [UInt8] {
     var bytes = base
     for edit in edits { bytes.set(edit.bytes, at: edit.offset) }
+    if let length {
+      bytes = Array(bytes.prefix(length)) + [UInt8](repeating: 0, count: max(length - bytes.count, 0))
+      bytes.set(littleEndian(UInt64(length), count: 8), at: 16)
+    }
     switch sealing {
     case .all: reseal(&bytes, true)
     case .headerOnly: reseal(&bytes, false)
@@ -195,7 +251,9 @@ struct CubeMutation: Sendable {
   /// two to four fields at once, drawn from `seed`.
   static func generate(base: [UInt8], metricCount: Int, randomCount: Int, seed: UInt64) -> [CubeMutation] {
     var random = TestRandom(seed: seed)
-    let fields = CubeField.all(metricCount: metricCount) + CubeField.sections(in: base, metricCount: metricCount)
+    let fields =
+      CubeField.all(metricCount: metricCount) + CubeField.sections(in: base, metricCount: metricCount)
+      + CubeField.positions(in: base)
     let values = fields.map { $0.values(in: base, random: &random) }
     var mutations: [CubeMutation] = []
     for (field, choices) in zip(fields, values) {
@@ -214,6 +272,26 @@ struct CubeMutation: Sendable {
           label: "reshape \(width)×\(cells / width)",
           edits: [(24, littleEndian(UInt64(width), count: 4)), (28, littleEndian(UInt64(cells / width), count: 4))],
           sealing: .all))
+    }
+    // A positions section cut short or lengthened: inside its count, its table, a position,
+    // by one byte, and by a whole position (also with the count raised to match).
+    let raw = RawCube(base)
+    if raw.flags & 2 == 2 {
+      let start = raw.positionsOffset
+      let record = ((raw.flags & 1 == 1 ? 13 : 8) * raw.cells + 7) / 8 * 8
+      let lengths = [
+        start, start + 4, start + 8, start + 12, start + 8 + record / 2, base.count - 1, base.count + 1,
+        base.count + 8, base.count + record,
+      ]
+      for length in lengths {
+        mutations.append(
+          CubeMutation(label: "length \(length) of \(base.count)", edits: [], sealing: .all, length: length))
+      }
+      mutations.append(
+        CubeMutation(
+          label: "length \(base.count + record), one more position",
+          edits: [(start, littleEndian(UInt64(raw.positionCount + 1), count: 4))], sealing: .all,
+          length: base.count + record))
     }
     let sealed = fields.indices.filter { fields[$0].sealing == .all }
     for _ in 0..<randomCount {

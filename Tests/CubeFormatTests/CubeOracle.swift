@@ -64,6 +64,7 @@ struct CubeOracle {
     } else if terrain != nil {
       fail("CubeFile read a terrain section the bytes do not announce")
     }
+    checkPositions(file)
     for metric in 0..<raw.metricCount {
       for cell in 0..<raw.cells {
         for step in 0..<raw.stepCount
@@ -71,6 +72,25 @@ struct CubeOracle {
           fail("CubeFile's word of metric \(metric) at cell \(cell), step \(step) differs from the bytes")
           return
         }
+      }
+    }
+  }
+
+  /// The positions `CubeFile` read: the count, the table and every position's coordinates
+  /// and terrain as the bytes hold them.
+  private mutating func checkPositions(_ file: CubeFile) {
+    guard file.positionCount == raw.positionCount, file.stepPositions == raw.stepPositions else {
+      fail("CubeFile's \(file.positionCount) positions or step table differ from the bytes")
+      return
+    }
+    for position in 0..<raw.positionCount {
+      let stored = raw.position(position)
+      let terrain = file.terrain(position: position)
+      if file.latitudes(position: position) != stored.latitudes
+        || file.longitudes(position: position) != stored.longitudes
+        || terrain?.heights.map(\.bitPattern) != stored.heights?.map(\.bitPattern) || terrain?.landMask != stored.masks
+      {
+        fail("CubeFile's position \(position) differs from the bytes")
       }
     }
   }

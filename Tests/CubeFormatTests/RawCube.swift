@@ -158,6 +158,77 @@ struct RawCube {
       guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
       if version == 2, let violation = sectionViolation(metric) { return violation }
     }
+    return positionsViolation()
+  }
+}
+
+/// The positions section, read straight from the bytes as docs/cube-format.md lays it out.
+extension RawCube {
+  var flags: UInt32 { bytes.le(76, as: UInt32.self) }
+
+  /// Where the section starts: the next multiple of 64 after the terrain section, or after
+  /// the last data block.
+  var positionsOffset: Int {
+    let end =
+      flags & 1 == 1
+      ? Int(bytes.le(224, as: UInt64.self) + bytes.le(232, as: UInt64.self))
+      : dataOffset(metricCount - 1) + dataBytes(metricCount - 1)
+    return (end + 63) / 64 * 64
+  }
+
+  var positionCount: Int { flags & 2 == 0 ? 1 : Int(bytes.le(positionsOffset, as: UInt32.self)) }
+
+  var stepPositions: [Int] {
+    flags & 2 == 0
+      ? Array(repeating: 0, count: stepCount)
+      : (0..<stepCount).map { Int(bytes.le(positionsOffset + 8 + 4 * $0, as: UInt32.self)) }
+  }
+
+  /// Position `position`'s coordinates and terrain (nil without a terrain section).
+  func position(_ position: Int) -> (latitudes: [Float], longitudes: [Float], heights: [Float]?, masks: [UInt8]?) {
+    let floats = { (start: Int) in (0..<cells).map { Float(bitPattern: bytes.le(start + 4 * $0, as: UInt32.self)) } }
+    guard position > 0 else { return (latitudes, longitudes, terrain?.heights, terrain?.masks) }
+    let withTerrain = flags & 1 == 1
+    let record = ((withTerrain ? 13 : 8) * cells + 7) / 8 * 8
+    let start = positionsOffset + 8 + (4 * stepCount + 7) / 8 * 8 + (position - 1) * record
+    let heights = withTerrain ? floats(start + 8 * cells) : nil
+    let masks = withTerrain ? Array(bytes[(start + 12 * cells)..<(start + 13 * cells)]) : nil
+    return (floats(start), floats(start + 4 * cells), heights, masks)
+  }
+}
+
+extension RawCube {
+  /// What is wrong with the positions section by the documented limits, nil when nothing
+  /// is (or the cube has none).
+  func positionsViolation() -> String? {
+    guard flags & 2 == 2 else { return nil }
+    guard bytes.count >= positionsOffset + 8 else { return "positions section shorter than its count" }
+    let count = positionCount
+    guard (2...65_535).contains(count), count <= stepCount else { return "position count \(count)" }
+    let record = ((flags & 1 == 1 ? 13 : 8) * cells + 7) / 8 * 8
+    guard bytes.count == positionsOffset + 8 + (4 * stepCount + 7) / 8 * 8 + (count - 1) * record else {
+      return "positions section of \(bytes.count - positionsOffset) bytes for \(count) positions"
+    }
+    var used = 0
+    for (step, position) in stepPositions.enumerated() {
+      guard position <= used, position < count else { return "step \(step) uses position \(position)" }
+      if position == used { used += 1 }
+    }
+    guard used == count else { return "\(count - used) positions unused" }
+    for index in 1..<count {
+      let stored = position(index)
+      if zip(stored.latitudes, stored.longitudes).contains(where: {
+        !(-90...90).contains($0) || !(-360...360).contains($1)
+      }) {
+        return "position \(index) coordinates out of range"
+      }
+      if let heights = stored.heights, heights.contains(where: { !$0.isNaN && !(-1_000...9_000).contains($0) }) {
+        return "position \(index) terrain height out of range"
+      }
+      if let masks = stored.masks, masks.contains(where: { $0 > 1 && $0 != 255 }) {
+        return "position \(index) land mask out of range"
+      }
+    }
     return nil
   }
 }

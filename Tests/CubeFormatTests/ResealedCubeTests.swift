@@ -39,6 +39,56 @@ import _TestSupport
     #expect(answered > 100, "Cube answered \(answered)")
   }
 
+  /// A cube whose grid moves (three positions, with terrain), with its positions section's
+  /// fields and length mutated besides every other field. `CubeFile` reads back exactly what
+  /// the bytes hold or refuses in one line; `Cube` opens or refuses in one line (which cell
+  /// answers at which step is the point queries' own tests' business).
+  @Test(arguments: [UInt32(2), 1])
+  func everyMutationOfAMovingCubeIsRefusedCleanlyOrReadExactly(version: UInt32) throws {
+    let directory = SampleFiles.temporaryDirectory("resealed-moving")
+    defer { SampleFiles.remove(directory) }
+    var moving = MovingCube()
+    moving.version = version
+    let base = try moving.write(to: "\(directory)/base.cube")
+    let mutations = CubeMutation.generate(
+      base: base, metricCount: MovingCube.names.count, randomCount: 600, seed: 0x90_5171)
+    #expect(mutations.contains { $0.label.hasPrefix("step 6 position") } && mutations.contains { $0.length != nil })
+    let tally = Tally()
+    let failures = HangGuard.run(
+      Array(mutations.enumerated()), timeout: Self.timeout, name: { "mutation \($0.offset) (\($0.element.label))" }
+    ) { index, mutation in
+      let path = "\(directory)/case-\(index).cube"
+      let bytes = mutation.applied(to: base) { CubeFile.reseal(&$0, blocks: $1) }
+      let found = Self.checkMoving(bytes, at: path, tally: tally)
+      return found.map { "mutation \(index) (\(mutation.label)): \($0)" }
+    }
+    #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(40).joined(separator: "\n"))")
+    let (opened, _) = tally.counts.withLock { $0 }
+    #expect(opened > 50 && opened < mutations.count / 2, "CubeFile opened \(opened) of \(mutations.count)")
+  }
+
+  /// Writes the bytes of a moving cube to `path`, opens them with both readers and checks
+  /// what `CubeFile` read, and that `Cube` opens or refuses in one line.
+  static func checkMoving(_ bytes: [UInt8], at path: String, tally: Tally) -> [String] {
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return ["cannot write \(path)"] }
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var oracle = CubeOracle(path: path, bytes: bytes)
+    do {
+      let file = try CubeFile(path: path)
+      tally.counts.withLock { $0.opened += 1 }
+      oracle.checkAccepted(file)
+    } catch {
+      oracle.checkRefusal(error.description, by: "CubeFile")
+    }
+    do {
+      _ = try Cube(path: path)
+      tally.counts.withLock { $0.answered += 1 }
+    } catch {
+      oracle.checkRefusal(error.description, by: "Cube")
+    }
+    return oracle.failures
+  }
+
   /// Writes `bytes` to `path`, opens them with both readers and checks the outcome.
   static func check(_ bytes: [UInt8], at path: String, tally: Tally) -> [String] {
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return ["cannot write \(path)"] }

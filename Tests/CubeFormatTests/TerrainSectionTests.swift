@@ -92,8 +92,8 @@ import _TestSupport
 
   @Test func unknownFlagsAndMisplacedSectionsAreRefused() throws {
     try refusal(
-      "corrupted: flags 0x3 set bits this build does not know (it knows 0x1, the terrain section)"
-    ) { bytes, _ in bytes[76] = 3 }
+      "corrupted: flags 0x5 set bits this build does not know (it knows 0x3, the terrain and positions sections)"
+    ) { bytes, _ in bytes[76] = 5 }
     try refusal("corrupted: terrain offset 64 is not \(try Self.terrainOffset()), where the terrain section starts") {
       bytes, _ in bytes.set(littleEndian(64, count: 8), at: 224)
     }
