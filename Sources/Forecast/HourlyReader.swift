@@ -13,7 +13,7 @@ struct HourlyReader {
     /// Index in `sources.sources`, or nil where no source covers the instants.
     let source: Int?
     let instants: Range<Int>
-    /// The index of the source's step at the first instant, when the stretch lies on
+    /// The index of the source's cube's step at the first instant, when the stretch lies on
     /// consecutive steps.
     let firstStepIndex: Int?
   }
@@ -31,11 +31,20 @@ struct HourlyReader {
   init(sources: PointSources, instants: [Int64]) {
     self.sources = sources
     self.instants = instants
-    self.segments = withUnsafeTemporaryAllocation(of: Span.self, capacity: sources.sources.count) { spans in
+    let segments = withUnsafeTemporaryAllocation(of: Span.self, capacity: sources.sources.count) { spans in
       for (index, source) in sources.sources.enumerated() {
-        spans.initializeElement(at: index, to: (source.cube.firstTime, source.cube.lastTime, source.cube.stepLength))
+        spans.initializeElement(at: index, to: (source.firstTime, source.lastTime, source.cube.stepLength))
       }
       return Self.segments(of: instants, spans: UnsafeBufferPointer(spans))
+    }
+    // A segment's step index counts from its source's span; a source that is a stretch of a
+    // moving nest's run begins after the run's first step.
+    self.segments = segments.map { segment in
+      guard let index = segment.source, let first = segment.firstStepIndex else { return segment }
+      let source = sources.sources[index]
+      guard source.firstTime != source.cube.firstTime else { return segment }
+      let offset = Int((source.firstTime - source.cube.firstTime) / source.cube.stepLength)
+      return Segment(source: index, instants: segment.instants, firstStepIndex: first + offset)
     }
   }
 

@@ -33,6 +33,10 @@ extension Cube {
     try check(metric)
     try check(location)
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
+    if let positions = location.positions {
+      movingSeries(metric, at: positions, steps: range, into: output)
+      return
+    }
     switch metric.source {
     case .stored(let slot):
       if location.method == .nearest {
@@ -98,18 +102,33 @@ extension Cube {
     case .windSpeed(let u, let v), .windDirection(let u, let v): slots = (u, v)
     case .sunUp, .absent: return
     }
-    @inline(__always) func fetch(_ cell: Int) {
-      file.prefetch(metric: slots.0, cell: cell, steps: range)
-      if let second = slots.1 { file.prefetch(metric: second, cell: cell, steps: range) }
+    @inline(__always) func fetch(_ cell: Int, _ steps: Range<Int>) {
+      file.prefetch(metric: slots.0, cell: cell, steps: steps)
+      if let second = slots.1 { file.prefetch(metric: second, cell: cell, steps: steps) }
     }
-    if location.method == .nearest {
-      fetch(location.cell)
-    } else {
-      let (southWest, east, north) = (location.southWest, location.eastStep, location.northStep)
-      fetch(southWest)
-      fetch(southWest + east)
-      fetch(southWest + north)
-      fetch(southWest + north + east)
+    @inline(__always) func fetch(_ location: PointLocation, _ steps: Range<Int>) {
+      if location.method == .nearest {
+        fetch(location.cell, steps)
+      } else {
+        let (southWest, east, north) = (location.southWest, location.eastStep, location.northStep)
+        fetch(southWest, steps)
+        fetch(southWest + east, steps)
+        fetch(southWest + north, steps)
+        fetch(southWest + north + east, steps)
+      }
+    }
+    guard let positions = location.positions else {
+      fetch(location, range)
+      return
+    }
+    // Each stretch of steps in one position is one contiguous read at that position's cells.
+    var start = range.lowerBound
+    while start < range.upperBound {
+      let position = stepPositions[start]
+      var end = start + 1
+      while end < range.upperBound, stepPositions[end] == position { end += 1 }
+      if let here = positions[position] { fetch(here, start..<end) }
+      start = end
     }
   }
 
@@ -142,7 +161,47 @@ extension Cube {
     }
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     guard let start = output.baseAddress, !range.isEmpty else { return }
-    file.words(metric: slot, cell: location.cell, steps: range, into: start)
+    guard let positions = location.positions else {
+      file.words(metric: slot, cell: location.cell, steps: range, into: start)
+      return
+    }
+    // Each step's word at the point's cell in that step's position; missing where outside.
+    for (index, step) in range.enumerated() {
+      output[index] =
+        positions[stepPositions[step]].map { file.word(metric: slot, cell: $0.cell, step: step) }
+        ?? WordDecoding.missing
+    }
+  }
+
+  /// `series(_:at:steps:into:)` on a moving grid: each step read at the point's cells in
+  /// that step's position (`positions`), NaN where the position does not contain it.
+  @usableFromInline
+  func movingSeries(
+    _ metric: QueryMetric, at positions: [PointLocation?], steps range: Range<Int>,
+    into output: UnsafeMutableBufferPointer<Double>
+  ) {
+    for (index, step) in range.enumerated() {
+      guard let here = positions[stepPositions[step]] else {
+        output[index] = .nan
+        continue
+      }
+      switch metric.source {
+      case .stored(let slot):
+        output[index] = spatial(slot, step: step, here) ?? .nan
+      case .windSpeed(let u, let v), .windDirection(let u, let v):
+        guard let east = spatial(u, step: step, here), let north = spatial(v, step: step, here) else {
+          output[index] = .nan
+          continue
+        }
+        let speed = if case .windSpeed = metric.source { true } else { false }
+        output[index] = speed ? Wind.speed(u: east, v: north) : Wind.direction(u: east, v: north)
+      case .sunUp:
+        let up = SolarEvents.isDay(latitude: here.latitude, longitude: here.longitude, at: time(ofStep: step))
+        output[index] = up ? 1 : 0
+      case .absent:
+        output[index] = .nan
+      }
+    }
   }
 
   /// `metric`'s values at the steps whose indices are `range`, nil where missing.

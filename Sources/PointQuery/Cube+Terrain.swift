@@ -8,21 +8,39 @@ extension Cube {
   /// `location` moved to the cell `selection` picks (see `CellSelection`) for the point at
   /// `latitude`, `longitude`. Unchanged for `nearest`, for a bilinear location, for a
   /// cube without a land mask, and when the nearest cell is already of the kind asked for
-  /// or no cell of that kind lies within `selectionRadius`. `foreignHandle` when another
-  /// cube made `location`.
+  /// or no cell of that kind lies within `selectionRadius`. On a moving grid each position
+  /// picks its own cell, from its own terrain. `foreignHandle` when another cube made
+  /// `location`.
   public func selecting(
     _ selection: CellSelection, latitude: Double, longitude: Double, from location: PointLocation
   ) throws(QueryError) -> PointLocation {
     try check(location)
     guard selection != .nearest, location.method == .nearest, file.hasTerrain else { return location }
+    guard let positions = location.positions else {
+      return select(selection, latitude: latitude, longitude: longitude, from: location, position: 0)
+    }
+    let moved = positions.enumerated().map { position, here in
+      here.map { select(selection, latitude: latitude, longitude: longitude, from: $0, position: position) }
+    }
+    // The same anchor as `location`'s, which contains the point.
+    guard let here = moved[location.anchor] else { return location }
+    return PointLocation(positions: moved, anchor: location.anchor, here: here)
+  }
+
+  /// `selecting` in one position, from that position's coordinates and land mask.
+  private func select(
+    _ selection: CellSelection, latitude: Double, longitude: Double, from location: PointLocation, position: Int
+  ) -> PointLocation {
     let wantLand = selection == .land
-    guard let kind = file.isLand(cell: location.cell), kind != wantLand else { return location }
+    let grid = locators[position].grid
+    let (latitudes, longitudes) = (grid.latitudes, grid.longitudes)
+    guard let kind = file.isLand(cell: location.cell, position: position), kind != wantLand else { return location }
     var best: (cell: Int, i: Int, j: Int, distance: Double)?
     let radius = Self.selectionRadius
     for j in max(0, location.j - radius)...min(height - 1, location.j + radius) {
       for i in max(0, location.i - radius)...min(width - 1, location.i + radius) {
         let cell = j * width + i
-        guard file.isLand(cell: cell) == wantLand else { continue }
+        guard file.isLand(cell: cell, position: position) == wantLand else { continue }
         let distance = GreatCircle.distance(
           latitude1: latitude, longitude1: longitude, latitude2: Double(latitudes[cell]),
           longitude2: Double(longitudes[cell]))
@@ -40,25 +58,42 @@ extension Cube {
   /// The model's terrain height at a location, metres: the cell's for a nearest-cell
   /// location, and for a bilinear one the four cells' heights blended with the values'
   /// own weights, so that it is the height the interpolated temperature belongs to. nil
-  /// where the cube has no terrain or a height needed is unknown. `foreignHandle` when
-  /// another cube made `location`.
+  /// where the cube has no terrain or a height needed is unknown. On a moving grid, the
+  /// height in the position of the location's anchor (its first step, see `PointLocation`);
+  /// `terrainHeight(at:step:)` gives it at any step. `foreignHandle` when another cube made
+  /// `location`.
   public func terrainHeight(at location: PointLocation) throws(QueryError) -> Double? {
     try check(location)
     guard file.hasTerrain else { return nil }
-    guard location.method == .bilinear else { return file.terrainHeight(cell: location.cell) }
+    return height(at: location, position: location.anchor)
+  }
+
+  /// The model's terrain height at a location at step `step` (in `0..<stepCount`), metres,
+  /// in that step's position; nil also where the point is outside the grid at that step.
+  /// `foreignHandle` when another cube made `location`.
+  public func terrainHeight(at location: PointLocation, step: Int) throws(QueryError) -> Double? {
+    try check(location)
+    guard file.hasTerrain, let here = self.location(location, atStep: step) else { return nil }
+    return height(at: here, position: position(ofStep: step))
+  }
+
+  /// `terrainHeight(at:)` from the terrain of `position`, for a location in it.
+  private func height(at location: PointLocation, position: Int) -> Double? {
+    guard location.method == .bilinear else { return file.terrainHeight(cell: location.cell, position: position) }
     let (sw, north, east) = (location.southWest, location.northStep, location.eastStep)
-    guard let a = file.terrainHeight(cell: sw), let b = file.terrainHeight(cell: sw + east),
-      let c = file.terrainHeight(cell: sw + north), let d = file.terrainHeight(cell: sw + north + east)
+    func height(_ cell: Int) -> Double? { file.terrainHeight(cell: cell, position: position) }
+    guard let a = height(sw), let b = height(sw + east), let c = height(sw + north), let d = height(sw + north + east)
     else { return nil }
     let southern = a + (b - a) * location.fx
     let northern = c + (d - c) * location.fx
     return southern + (northern - southern) * location.fy
   }
 
-  /// Whether a location's cell is land (true), water (false) or unknown (nil).
-  /// `foreignHandle` when another cube made `location`.
+  /// Whether a location's cell is land (true), water (false) or unknown (nil); on a moving
+  /// grid, in the position of the location's anchor. `foreignHandle` when another cube made
+  /// `location`.
   public func isLand(at location: PointLocation) throws(QueryError) -> Bool? {
     try check(location)
-    return file.isLand(cell: location.cell)
+    return file.isLand(cell: location.cell, position: location.anchor)
   }
 }

@@ -19,8 +19,18 @@ public final class Cube: Sendable {
   /// The locator over the cube's own cell coordinates: regular latitude/longitude (global
   /// grids included), analytic through the source's map projection when that reproduces
   /// every cell's coordinates, or the generic curvilinear one. Lookups go through its
-  /// dispatch, the only one over the kinds of locator.
+  /// dispatch, the only one over the kinds of locator. For a grid that moves, position 0's
+  /// (the first step's); `locator(position:)` gives the others.
   public let locator: GridLocator
+  /// One locator per position of the grid (`CubeFile.positionCount`), `locator` first;
+  /// each built and validated as `locator` is.
+  @usableFromInline let locators: [GridLocator]
+  /// Whether the grid moves: more than one position, each step naming its own
+  /// (`position(ofStep:)`). A cube whose grid does not move takes none of the paths this
+  /// adds, so its reads are the ones it always had.
+  public let isMoving: Bool
+  /// Each step's position when the grid moves; empty otherwise.
+  @usableFromInline let stepPositions: [Int]
   /// The grid's shape and whether it wraps in longitude, kept here so that the lookup path
   /// reads them from the cube rather than from the locator's grid.
   @usableFromInline let width: Int
@@ -82,24 +92,25 @@ public final class Cube: Sendable {
     }
     let header = file.header
     if let twin = others.first(where: { $0.file.hasSameGrid(as: file) }) {
-      // The twin's coordinates passed the checks below, and these are the same bytes.
-      locator = twin.locator
+      // The twin's coordinates passed the checks below, and these are the same bytes, in
+      // every position.
+      locators = twin.locators
     } else {
-      do {
-        let grid = try CurvilinearGrid(
-          width: header.width, height: header.height, latitudes: file.latitudes, longitudes: file.longitudes)
-        // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
-        // indexes them.
-        try grid.validate()
-        // The header's projection is only the source's claim: the locator checks it against
-        // every cell and falls back to the generic locator when it does not hold.
-        let projection = try? MapProjection(
-          wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
-        locator = try GridLocator(grid: grid, projection: projection)
-      } catch {
-        throw .unreadableCube("\(path): \(error.description)")
+      var built: [GridLocator] = []
+      built.reserveCapacity(file.positionCount)
+      for position in 0..<file.positionCount {
+        do {
+          built.append(try Self.locator(file, position: position))
+        } catch {
+          let which = file.positionCount > 1 ? " (grid position \(position))" : ""
+          throw .unreadableCube("\(path)\(which): \(error.description)")
+        }
       }
+      locators = built
     }
+    locator = locators[0]
+    isMoving = locators.count > 1
+    stepPositions = isMoving ? file.stepPositions : []
     width = header.width
     height = header.height
     wrapsLongitude = locator.isGlobal
@@ -127,6 +138,22 @@ public final class Cube: Sendable {
   }
 
   deinit { CubeIdentity.close(identity) }
+
+  /// The locator over `position`'s coordinates in `file`.
+  private static func locator(_ file: CubeFile, position: Int) throws(GeometryError) -> GridLocator {
+    let header = file.header
+    let grid = try CurvilinearGrid(
+      width: header.width, height: header.height, latitudes: file.latitudes(position: position),
+      longitudes: file.longitudes(position: position))
+    // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
+    // indexes them.
+    try grid.validate()
+    // The header's projection is only the source's claim: the locator checks it against
+    // every cell and falls back to the generic locator when it does not hold.
+    let projection = try? MapProjection(
+      wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
+    return try GridLocator(grid: grid, projection: projection)
+  }
 
   /// The header: shape, time axis, identity, metrics.
   public var header: CubeHeader { file.header }
@@ -244,6 +271,10 @@ public final class Cube: Sendable {
     guard time >= firstTime, time <= firstTime + Int64(stepCount - 1) * stepLength else {
       throw .timeOutsideRun(time: time, run: run, first: firstTime, last: lastTime)
     }
+    // A moving grid locates the point in each position; see `locateMoving`.
+    if isMoving {
+      return try read(metric, at: locateMoving(latitude: latitude, longitude: longitude, method: method), time: time)
+    }
     let step = min(Int(Double(time - firstTime) * inverseStep), stepCount - 1)
     let (first, second): (Int, Int) =
       switch metric.source {
@@ -287,6 +318,7 @@ public final class Cube: Sendable {
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
     }
+    if isMoving { return try locateMoving(latitude: latitude, longitude: longitude, method: method) }
     // A local, as in `value`, where reading `self.width` inside the prefetch closure cost
     // about 100 instructions per lookup (callgrind, nwpcube bench).
     let width = self.width
@@ -362,7 +394,10 @@ public final class Cube: Sendable {
       else { return nil }
       return Wind.direction(u: east, v: north)
     case .sunUp:
-      return SolarEvents.isDay(latitude: location.latitude, longitude: location.longitude, at: time) ? 1 : 0
+      guard let place = location.positions == nil ? location : placed(location, step: step, remainder: remainder) else {
+        return nil
+      }
+      return SolarEvents.isDay(latitude: place.latitude, longitude: place.longitude, at: time) ? 1 : 0
     case .absent:
       return nil
     }
@@ -370,6 +405,13 @@ public final class Cube: Sendable {
 
   @inlinable
   func temporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
+    if let positions = location.positions {
+      // Each step at the point's own cells in that step's position: between two positions
+      // the values are interpolated, never the indices.
+      return between(slot, step: step, remainder: remainder) { step in
+        positions[stepPositions[step]].flatMap { spatial(slot, step: step, $0) }
+      }
+    }
     guard location.method == .nearest || categorical[slot] else {
       return between(slot, step: step, remainder: remainder) { spatial(slot, step: $0, location) }
     }

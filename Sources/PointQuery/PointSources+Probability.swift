@@ -29,12 +29,13 @@ extension PointSources {
   /// rain there is 0 by the deaccumulation rule, not a forecast of none. nil when no
   /// source covers `time`.
   public func precipitationProbability(at time: Int64) -> Probability? {
-    guard let answering = sources.firstIndex(where: { $0.cube.covers(time) }) else { return nil }
+    guard let answering = sources.firstIndex(where: { $0.covers(time) }) else { return nil }
     let (model, domain) = (sources[answering].cube.header.model, sources[answering].cube.header.domain)
     var (sum, members, candidates) = (0.0, [Int](), 0)
     for index in sources.indices[answering...] where candidates < Self.probabilityMemberLimit {
       let cube = sources[index].cube
-      guard cube.covers(time), cube.header.model == model, cube.header.domain == domain,
+      // A source's own span: a moving nest's run is a member only where it holds the point.
+      guard sources[index].covers(time), cube.header.model == model, cube.header.domain == domain,
         !cube.beginsRun(at: time)
       else { continue }
       candidates += 1

@@ -11,6 +11,10 @@ import Synchronization
 /// inner domain is still being ingested, its outer domain answers rather than the previous
 /// run's inner one. Days 1–3 can thus come from a 12 UTC 72-hour run and days 4–7 from the
 /// 00 UTC 180-hour run before it.
+///
+/// **Moving nests.** The domain containing the point is decided per step: a cube whose grid
+/// moves answers only at the steps where it contains the point (one `PointSources.Source`
+/// per stretch of them), and elsewhere the next cube in order does, its parent domain.
 public struct RunCatalog: Sendable {
   /// The store's root directory.
   public let store: String
@@ -65,11 +69,15 @@ public struct RunCatalog: Sendable {
     var found: [PointSources.Source] = []
     for cube in candidates {
       do {
-        let location = try cube.locate(latitude: latitude, longitude: longitude, method: method)
-        found.append(
-          .init(
-            cube: cube,
-            location: try cube.selecting(cellSelection, latitude: latitude, longitude: longitude, from: location)))
+        let located = try cube.locate(latitude: latitude, longitude: longitude, method: method)
+        let location = try cube.selecting(cellSelection, latitude: latitude, longitude: longitude, from: located)
+        guard cube.isMoving else {
+          found.append(.init(cube: cube, location: location))
+          continue
+        }
+        for steps in cube.coveredSteps(location) {
+          found.append(.init(cube: cube, location: location, steps: steps))
+        }
       } catch .outsideDomain {
         continue
       }
@@ -108,10 +116,39 @@ public struct RunCatalog: Sendable {
 
 /// The cubes that contain one point, in answering order, with the point's location in each.
 public struct PointSources: Sendable {
-  /// One cube that contains the point.
+  /// One cube that contains the point, over the times it contains it.
   public struct Source: Sendable {
+    /// The cube.
     public let cube: Cube
+    /// Where the point falls in it. For a stretch of a moving nest, its public cell and
+    /// coordinates are those of the stretch's first step; reads take each step's own.
     public let location: PointLocation
+    /// The first and last valid times this source answers for: the cube's whole run, or
+    /// for a moving nest the stretch of steps at which its grid contains the point. Times
+    /// between two of these steps count as covered (values are interpolated).
+    public let firstTime: Int64
+    public let lastTime: Int64
+
+    /// A source answering for the whole run of `cube`.
+    public init(cube: Cube, location: PointLocation) {
+      self.cube = cube
+      self.location = location
+      firstTime = cube.firstTime
+      lastTime = cube.lastTime
+    }
+
+    /// A source answering for the steps `steps` of `cube` (a stretch of `coveredSteps`),
+    /// with `location` anchored at its first step.
+    public init(cube: Cube, location: PointLocation, steps: Range<Int>) {
+      self.cube = cube
+      self.location = cube.location(location, atStep: steps.lowerBound) ?? location
+      firstTime = cube.time(ofStep: steps.lowerBound)
+      lastTime = cube.time(ofStep: steps.upperBound - 1)
+    }
+
+    /// Whether this source answers at `time`.
+    @inlinable
+    public func covers(_ time: Int64) -> Bool { time >= firstTime && time <= lastTime }
   }
 
   /// Newest run first, then finest grid.
@@ -121,7 +158,7 @@ public struct PointSources: Sendable {
   /// a run's steps count as covered (values are interpolated).
   @inlinable
   public func source(at time: Int64) -> Source? {
-    for source in sources where time >= source.cube.firstTime && time <= source.cube.lastTime {
+    for source in sources where source.covers(time) {
       return source
     }
     return nil
@@ -130,7 +167,7 @@ public struct PointSources: Sendable {
   /// The error for a time no source covers, naming what each run covers.
   public func timeNotCovered(_ time: Int64) -> QueryError {
     if let only = sources.first, sources.count == 1 {
-      return .timeOutsideRun(time: time, run: only.cube.run, first: only.cube.firstTime, last: only.cube.lastTime)
+      return .timeOutsideRun(time: time, run: only.cube.run, first: only.firstTime, last: only.lastTime)
     }
     return .timeNotCovered(time: time, runs: coverage)
   }
@@ -138,7 +175,7 @@ public struct PointSources: Sendable {
   /// What each source covers, for errors about times none of them covers.
   public var coverage: [RunCoverage] {
     sources.map {
-      RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.cube.firstTime, last: $0.cube.lastTime)
+      RunCoverage(name: "\($0.cube.name) \($0.cube.run)", first: $0.firstTime, last: $0.lastTime)
     }
   }
 }

@@ -25,7 +25,10 @@ struct QueryCommand: ParsableCommand {
   func run() throws {
     let seconds = try parseTime(time, option: "--time")
     let (sources, answering) = try point.sources(time: seconds)
-    let (cube, location) = (answering.cube, answering.location)
+    let cube = answering.cube
+    // A moving nest's cell at the time asked (the step at or before it), for provenance.
+    let step = Int((seconds - cube.firstTime) / cube.stepLength)
+    let location = cube.location(answering.location, atStep: step) ?? answering.location
     let metrics = try point.resolveMetrics(in: cube)
     var values: [(String, String)] = []
     var probabilityMembers: [String]?

@@ -11,7 +11,9 @@ struct SeriesCommand: ParsableCommand {
     discussion: """
       JSON: one object with a times array and one array per metric. CSV: a header, then one \
       row per step. precipitation_probability averages up to four runs covering each step; \
-      in JSON, "precipitation_probability_members" names them for each step, newest first.
+      in JSON, "precipitation_probability_members" names them for each step, newest first. \
+      Where a moving nest leaves the point, the steps are answered by the run's next finest \
+      domain containing it, and in JSON "domains" names the domain of each step.
       """
   )
 
@@ -41,18 +43,34 @@ struct SeriesCommand: ParsableCommand {
     let metrics = try point.resolveMetrics(in: cube)
     let steps = try cube.stepIndices(from: start, to: end)
     let times = steps.map { UTC.iso8601(cube.time(ofStep: $0)) }
+    // Each step from the finest of the run's domains that holds the point then: a moving
+    // nest answers while its grid holds the point, its parent domain elsewhere.
+    let stepSources = steps.map { step in
+      let time = cube.time(ofStep: step)
+      return sources.sources.first { $0.covers(time) && $0.cube.header.runStart == cube.header.runStart }
+    }
+    let oneSource = stepSources.allSatisfy { $0?.cube === cube && $0?.firstTime == answering.firstTime }
     // A probability is a mean over the runs covering each step, not a series of this cube.
     let probabilities =
       metrics.contains { $0.metric.origin == .timeLaggedMembers }
       ? steps.map { sources.precipitationProbability(at: cube.time(ofStep: $0)) } : nil
     let columns = try metrics.map { metric throws(QueryError) in
       if metric.metric.origin == .timeLaggedMembers, let probabilities { return probabilities.map { $0?.value } }
-      return try cube.series(metric, at: location, steps: steps)
+      if oneSource { return try cube.series(metric, at: location, steps: steps) }
+      return try zip(steps, stepSources).map { step, source throws(QueryError) in
+        guard let source else { return nil }
+        let time = cube.time(ofStep: step)
+        return try source.cube.value(source.cube.metric(metric.metric), at: source.location, time: time)
+      }
     }
     switch format {
     case .json:
       var members = Answer.provenance(cube: cube, location: location, method: point.method)
       members.append(("times", JSONText.array(times.map(JSONText.string))))
+      if !oneSource {
+        let domains = stepSources.map { $0.map { JSONText.string($0.cube.header.domain) } ?? "null" }
+        members.append(("domains", JSONText.array(domains)))
+      }
       members.append(
         (
           "values",
