@@ -200,7 +200,7 @@ public struct TileRenderer: Sendable {
             kinds[point] = kinds[point - 1]
           } else {
             let source = key >> Self.cellBits
-            let isLand = files[source].isLand(cell: key & Self.cellMask)
+            let isLand = files[source].isLand(cell: key & Self.cellMask, position: positions[source])
             kinds[point] = isLand.map { $0 ? 2 : 1 } ?? 3
           }
         }
