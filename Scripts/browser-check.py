@@ -258,7 +258,7 @@ def check_moving_outline(page, url):
     drawn = []
     for index, text in chosen:
         page.evaluate(f"(() => {{ const s = document.getElementById('time'); s.value = '{index}';"
-                      " s.dispatchEvent(new Event('input')); return 1; }})()")
+                      " s.dispatchEvent(new Event('input')); return 1; })()")
         query = urllib.parse.urlencode({"time": text[:16] + "Z"})
         with urllib.request.urlopen(url.rstrip("/") + "/v1/domains?" + query, timeout=CONNECT_SECONDS) as answer:
             extent = next(d for d in json.load(answer)["domains"] if d["model_domain"] == nest["model_domain"])
