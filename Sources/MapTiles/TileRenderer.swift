@@ -287,8 +287,8 @@ struct PairGrids: CellFinder {
   }
 }
 
-/// The pairs of cells one tile's pixels read, numbered in order of first meeting: a tile has
-/// at most 65,536 pixels, so the numbers stay far below `TileRenderer.cellBits`.
+/// The pairs of cells one tile's points read, numbered in order of first meeting: a tile's
+/// grid has 257 × 257 points, so the numbers stay far below 2^`TileRenderer.cellBits`.
 final class CellPairs {
   private var numbers: [Pair: Int] = [:]
 
