@@ -13,6 +13,10 @@ struct ExportCommand: ParsableCommand {
       numpy.fromfile(FILE, "<f4").reshape(steps, south_north, west_east). The shape and \
       time axis are printed on standard error. Each value is the one query and series give \
       at that cell with --method nearest, rounded to float32.
+
+      A grid that moves (a vortex-following WRF nest) keeps its shape but not its place: \
+      cell (i, j) is at a different place at different steps. nwpcube info lists the \
+      positions, the steps that use each and where cell (0, 0) is.
       """
   )
 
@@ -75,5 +79,10 @@ struct ExportCommand: ParsableCommand {
     printError(
       "\(out): \(self.metric) (\(metric.metric.unit)) as little-endian float32, shape [\(steps), \(height), \(width)] = steps × south_north × west_east, NaN where missing; steps from \(UTC.iso8601(cube.firstTime)) every \(every)"
     )
+    if cube.file.positionCount > 1 {
+      printError(
+        "\(out): the grid moves (\(cube.file.positionCount) positions): cell (i, j) is at a different place at different steps; nwpcube info \(self.cube) lists where"
+      )
+    }
   }
 }

@@ -17,7 +17,7 @@ struct InfoCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Print one JSON object: format_version, file_bytes, cells, steps, and for each metric its name, unit, precision, stored_bytes (its data: table and payloads, or 16-bit words) and bytes_per_value."
+      "Print one JSON object: format_version, file_bytes, cells, steps, positions (1 unless the grid moves; then step_positions too), and for each metric its name, unit, precision, stored_bytes (its data: table and payloads, or 16-bit words) and bytes_per_value."
   )
   var json = false
 
@@ -41,8 +41,9 @@ struct InfoCommand: ParsableCommand {
       "geometry  \(MapProjection.Kind(rawValue: Int(h.projection.code))?.name ?? "projection \(h.projection.code)"), DX \(h.gridSpacing) m, TRUELAT1 \(p[0]), TRUELAT2 \(p[1]), STAND_LON \(p[2])"
     )
     print(
-      "extent    latitude \(latitudes.min() ?? 0)…\(latitudes.max() ?? 0), longitude \(longitudes.min() ?? 0)…\(longitudes.max() ?? 0)"
+      "extent    latitude \(latitudes.min() ?? 0)…\(latitudes.max() ?? 0), longitude \(longitudes.min() ?? 0)…\(longitudes.max() ?? 0)\(file.isMoving ? " (position 0)" : "")"
     )
+    if file.isMoving { Self.printPositions(file) }
     // A validated cube stores 2 bytes per value, so the count is below its size; the
     // products are still formed with overflow reporting, as every product of header fields is.
     let (perStep, perStepOverflow) = h.cells.multipliedReportingOverflow(by: h.metrics.count)
@@ -81,9 +82,40 @@ struct InfoCommand: ParsableCommand {
 }
 
 extension InfoCommand {
+  /// The positions of a grid that moves: how many, then for each the steps that use it,
+  /// its extent and cell (0, 0)'s coordinates (where the data of cell (i, j) is at those
+  /// steps: the grid keeps its shape and moves by whole cells).
+  static func printPositions(_ file: CubeFile) {
+    let table = file.stepPositions
+    print("positions \(file.positionCount): the grid moves; cell (i, j) is at its position's coordinates at each step")
+    let indexWidth = String(file.positionCount - 1).count
+    for position in 0..<file.positionCount {
+      let latitudes = file.latitudes(position: position)
+      let longitudes = file.longitudes(position: position)
+      let steps = stepRanges(table.indices.filter { table[$0] == position })
+      print(
+        "          \(String(position).padded(indexWidth)) steps \(steps); latitude \(latitudes.min() ?? 0)…\(latitudes.max() ?? 0), longitude \(longitudes.min() ?? 0)…\(longitudes.max() ?? 0); cell (0, 0) at \(latitudes.first ?? 0), \(longitudes.first ?? 0)"
+      )
+    }
+  }
+
+  /// Ascending step indices as ranges: `0–3, 7, 9–10`.
+  static func stepRanges(_ steps: [Int]) -> String {
+    var parts: [String] = []
+    var index = 0
+    while index < steps.count {
+      var end = index
+      while end + 1 < steps.count, steps[end + 1] == steps[end] + 1 { end += 1 }
+      parts.append(end == index ? "\(steps[index])" : "\(steps[index])–\(steps[end])")
+      index = end + 1
+    }
+    return parts.joined(separator: ", ")
+  }
+
   /// The cube as one JSON object: `{"format_version": N, "file_bytes": N, "cells": N,
-  /// "steps": N, "metrics": [{"name", "unit", "precision", "stored_bytes",
-  /// "bytes_per_value"}, …]}`. A metric's stored bytes are its share of the file: its
+  /// "steps": N, "positions": N, "metrics": [{"name", "unit", "precision", "stored_bytes",
+  /// "bytes_per_value"}, …]}`, with `"step_positions": [N, …]` after `positions` when the
+  /// grid moves. A metric's stored bytes are its share of the file: its
   /// section (table and payloads) in version 2, its 2 × cells × steps words in version 1,
   /// so that the bytes per value of any subset of metrics can be added up.
   static func json(_ file: CubeFile) -> String {
@@ -94,8 +126,10 @@ extension InfoCommand {
       return
         "{\"name\": \(JSONText.string(metric.name)), \"unit\": \(JSONText.string(metric.unit)), \"precision\": \(metric.scale), \"stored_bytes\": \(bytes), \"bytes_per_value\": \(Double(bytes) / values)}"
     }
+    let moving =
+      file.isMoving ? "\"step_positions\": [\(file.stepPositions.map(String.init).joined(separator: ", "))], " : ""
     return
-      "{\"format_version\": \(file.formatVersion), \"file_bytes\": \(file.fileBytes), \"cells\": \(h.cells), \"steps\": \(h.stepCount), \"metrics\": [\(metrics.joined(separator: ", "))]}"
+      "{\"format_version\": \(file.formatVersion), \"file_bytes\": \(file.fileBytes), \"cells\": \(h.cells), \"steps\": \(h.stepCount), \"positions\": \(file.positionCount), \(moving)\"metrics\": [\(metrics.joined(separator: ", "))]}"
   }
 
   /// A step length as people say it: `1 h`, `15 min`, `30 s`.

@@ -20,6 +20,14 @@ struct MovingCube {
 
   static let names = ["temp", "rain"]
 
+  /// The same cube with a grid that does not move: position 0 at every step.
+  static var still: MovingCube {
+    var cube = MovingCube()
+    cube.shifts = [(0, 0)]
+    cube.table = Array(repeating: 0, count: cube.stepCount)
+    return cube
+  }
+
   var cells: Int { width * height }
 
   /// The grid of position `position`: cell (i, j) at the base grid's (i + di, j + dj).

@@ -89,9 +89,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("positions")
     defer { SampleFiles.remove(directory) }
     for terrain in [true, false] {
-      var cube = MovingCube()
-      cube.shifts = [(0, 0)]
-      cube.table = Array(repeating: 0, count: cube.stepCount)
+      var cube = MovingCube.still
       cube.terrain = terrain
       let moving = try cube.write(to: "\(directory)/positions.cube")
       let grid = try cube.grid(0)
@@ -120,9 +118,7 @@ import _TestSupport
   @Test func theSectionFollowsEverythingAndLeavesItUnmoved() throws {
     let directory = SampleFiles.temporaryDirectory("positions")
     defer { SampleFiles.remove(directory) }
-    var still = MovingCube()
-    still.shifts = [(0, 0)]
-    still.table = Array(repeating: 0, count: still.stepCount)
+    let still = MovingCube.still
     let plain = try still.write(to: "\(directory)/still.cube")
     let moving = try MovingCube().write(to: "\(directory)/moving.cube")
     // Everything after the header is where it was; the section starts on the next 64-byte
@@ -151,10 +147,7 @@ import _TestSupport
     var otherShift = cube
     otherShift.shifts[2] = (2, 2)
     try otherShift.write(to: "\(directory)/shift.cube")
-    var still = cube
-    still.shifts = [(0, 0)]
-    still.table = Array(repeating: 0, count: cube.stepCount)
-    try still.write(to: "\(directory)/still.cube")
+    try MovingCube.still.write(to: "\(directory)/still.cube")
     let a = try CubeFile(path: "\(directory)/a.cube")
     #expect(a.hasSameGrid(as: try CubeFile(path: "\(directory)/b.cube")))
     for name in ["table", "shift", "still"] {

@@ -32,6 +32,18 @@ public enum CubeProbe {
       }
     }
     sum &+= file.latitudes.count &+ file.longitudes.count
+    // Every step's position, and each position's coordinates and terrain at its corners,
+    // as a query locating a point at each step reads them.
+    for step in [0, header.stepCount - 1] where step >= 0 { sum &+= file.position(ofStep: step) }
+    sum &+= file.stepPositions.reduce(0, &+)
+    for position in 0..<file.positionCount {
+      sum &+= file.latitudes(position: position).count &+ file.longitudes(position: position).count
+      sum &+= file.terrain(position: position)?.landMask.count ?? 0
+      for cell in [0, header.cells - 1] where cell >= 0 {
+        sum &+= file.isLand(cell: cell, position: position) == true ? 1 : 0
+        sum &+= Int(file.terrainHeight(cell: cell, position: position) ?? 0)
+      }
+    }
     // The terrain section, and its corners as a query reads them.
     sum &+= file.terrain?.heights.count ?? 0
     for cell in [0, header.cells - 1] where cell >= 0 {

@@ -58,6 +58,51 @@ public enum FuzzSeeds {
         seeds["tiny.cube"] = Array(data)
       }
     }
+    seeds.merge(movingCubes()) { first, _ in first }
+    return seeds
+  }
+
+  /// Cubes whose grid moves (docs/cube-format.md, *Positions*): 4 × 3 cells, 6 steps over
+  /// 3 positions shifted by whole cells, version 2 with terrain and version 1 without, so
+  /// that mutations reach the positions section's count, step table, coordinates and
+  /// terrain.
+  static func movingCubes() -> [String: [UInt8]] {
+    var seeds: [String: [UInt8]] = [:]
+    let (width, height) = (4, 3)
+    let header = CubeHeader(
+      width: width, height: height, stepCount: 6, firstTime: 1_782_000_000, stepSeconds: 3600,
+      runStart: 1_782_000_000, model: "wrf", domain: "d02", gridSpacing: 3000,
+      projection: CubeProjection(code: 0, parameters: Array(repeating: .nan, count: 8)),
+      metrics: [
+        CubeMetric(name: "temp", unit: "C", temporal: 0, scale: 0.01, offset: -100),
+        CubeMetric(name: "rain", unit: "mm", temporal: 1, scale: 0.1, offset: 0),
+      ])
+    // Position p is the base lattice of 0.03° moved p cells east and p cells north.
+    func grid(_ shift: Int, terrain: Bool) -> CubeGrid {
+      let cells = (0..<(width * height)).map { (i: $0 % width + shift, j: $0 / width + shift) }
+      return CubeGrid(
+        latitudes: cells.map { Float(25 + 0.03 * Double($0.j)) },
+        longitudes: cells.map { Float(-90 + 0.03 * Double($0.i)) },
+        terrain: terrain
+          ? CubeTerrain(
+            heights: cells.map { $0.i == 2 ? .nan : Float($0.i * 10 + $0.j) },
+            landMask: cells.map { $0.j == 1 ? CubeTerrain.unknownMask : UInt8($0.i % 2) }) : nil)
+    }
+    for (name, terrain, version) in [("moving.cube", true, UInt32(2)), ("moving-v1-bare.cube", false, 1)] {
+      let path = FuzzScratch.path("seed-\(name)")
+      guard
+        let writer = try? CubeWriter(
+          header: header, positions: (0..<3).map { grid($0, terrain: terrain) }, stepPositions: [0, 1, 1, 0, 2, 2],
+          destination: path, formatVersion: version)
+      else { continue }
+      for step in 0..<header.stepCount {
+        writer.write(metric: 0, step: step, values: (0..<(width * height)).map { 20 + Double($0 + step) * 0.1 })
+        writer.write(metric: 1, step: step, values: (0..<(width * height)).map { Double(($0 * step) % 4) })
+      }
+      if (try? writer.publish()) != nil, let data = FileManager.default.contents(atPath: path) {
+        seeds[name] = Array(data)
+      }
+    }
     return seeds
   }
 

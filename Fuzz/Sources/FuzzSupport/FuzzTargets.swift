@@ -17,10 +17,18 @@ public enum FuzzTargets {
     CubeProbe.probe(path)
   }
 
-  /// cube_resealed: the input is a cube file whose checksums are recomputed first, so that
-  /// a mutation of a valid seed cube reaches the field checks behind them.
+  /// cube_resealed: the input is a cube file whose header's file size is set to the
+  /// input's length and whose checksums are recomputed first, so that a mutation of a valid
+  /// seed cube reaches the field checks behind them, and a cut or lengthened seed reaches
+  /// the layout's and the positions section's size checks rather than the file size's.
   public static func cubeResealed(_ bytes: [UInt8]) {
     var bytes = bytes
+    let fileBytesOffset = 16
+    if bytes.count >= fileBytesOffset + 8 {
+      for index in 0..<8 {
+        bytes[fileBytesOffset + index] = UInt8(truncatingIfNeeded: UInt64(bytes.count) >> (8 * index))
+      }
+    }
     CubeFile.reseal(&bytes)
     cubeOpen(bytes)
   }
