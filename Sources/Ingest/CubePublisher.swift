@@ -34,11 +34,27 @@ enum CubePublisher {
       throw IngestError(path: first.path, reason: "cannot store this run in a cube: \(problem)")
     }
     let destination = StoreLayout.path(store: store, model: model, domain: plan.domain, run: run)
+    if let motion = plan.motion, motion.positions.count > CubeLimits.positions.upperBound {
+      throw IngestError(
+        path: first.path,
+        reason:
+          "cannot store this run in a cube: its grid takes \(motion.positions.count) positions, more than \(CubeLimits.positions.upperBound)"
+      )
+    }
     let writer: CubeWriter
     do {
-      writer = try CubeWriter(
-        header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain,
-        destination: destination)
+      if let motion = plan.motion {
+        // A moving grid: every position with its terrain, and each step's.
+        writer = try CubeWriter(
+          header: header,
+          positions: motion.positions.map {
+            CubeGrid(latitudes: $0.latitudes, longitudes: $0.longitudes, terrain: $0.terrain)
+          }, stepPositions: motion.stepPositions, destination: destination)
+      } else {
+        writer = try CubeWriter(
+          header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain,
+          destination: destination)
+      }
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }

@@ -15,6 +15,8 @@ public struct IngestCost: Sendable, Equatable {
   public let levels: Int
   /// Metrics stored.
   public let metrics: Int
+  /// Grid positions: more than one for a moving nest, whose every position the cube keeps.
+  public let positions: Int
   /// Peak resident memory, bytes, at most.
   public let memory: Double
   /// Store disk space, bytes, at most.
@@ -31,14 +33,21 @@ public struct IngestCost: Sendable, Equatable {
   static let variablesRead = 40.0
 
   /// The cost of a domain of `width × height` cells, `steps` steps, 3-D fields of up to
-  /// `levels` levels and `metrics` stored metrics. Computed in floating point so that no
-  /// declared dimension, however large, can overflow it.
-  public init(width: Int, height: Int, steps: Int, levels: Int, metrics: Int) {
+  /// `levels` levels and `metrics` stored metrics, on `positions` grid positions (with
+  /// `terrain` at each, when the cube has a terrain section). Computed in floating point
+  /// so that no declared dimension, however large, can overflow it.
+  public init(
+    width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false
+  ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
+    self.positions = positions
     let (cells, s, l, m) = (Double(width) * Double(height), Double(steps), Double(levels), Double(metrics))
     let double = 8.0
-    // The coordinates read as doubles and kept as floats, the terrain, the grid checks.
-    let geometry = cells * 64
+    // The coordinates read as doubles and kept as floats, the terrain, the grid checks;
+    // a further position keeps its first and most common coordinates, cell sizes and
+    // terrain while the positions are decided (40 bytes a cell).
+    let extraPositions = Double(Swift.max(positions, 1) - 1)
+    let geometry = cells * 64 + extraPositions * cells * 40
     // `PrecipitationNeighbourhood`: unit vectors, lattice buckets, order and keys per
     // cell, and its runs (two Int32 each, growing by doubling): at most `runLimit`, and
     // per cell at most two a row (a row crosses a neighbourhood once, twice at a seam).
@@ -69,8 +78,15 @@ public struct IngestCost: Sendable, Equatable {
     let chunkCache = Swift.min(
       Self.chunkCachePerVariable * Self.variablesRead * openFiles, cells * s * (Self.variablesRead + 10 * l) * 4)
     memory = Self.baseline + geometry + neighbourhood + derivation + words + packed + tables + block + chunkCache
+    // A moving grid's positions section (docs/cube-format.md): a count, each step's
+    // position, and every position after the first (coordinates and terrain), each part
+    // padded to 8 bytes, after up to 63 bytes of alignment.
+    func padded(_ bytes: Double) -> Double { (bytes / 8).rounded(.up) * 8 }
+    let positionsSection =
+      extraPositions > 0
+      ? 64 + 8 + padded(s * 4) + extraPositions * (padded(cells * 8) + (terrain ? padded(cells * 5) : 0)) : 0
     // The scratch words and the packed cube exist at once until the cube is published.
-    disk = words + packed
+    disk = words + packed + positionsSection
   }
 
   /// The prediction in one line, exact byte counts included so that a script can compare
@@ -83,6 +99,7 @@ public struct IngestCost: Sendable, Equatable {
   /// `w×h cells, s steps, l levels, m metrics`, as messages name the dimensions.
   public var dimensions: String {
     "\(width)×\(height) cells, \(steps) steps, \(levels) levels, \(metrics) metrics"
+      + (positions > 1 ? ", \(positions) grid positions" : "")
   }
 }
 

@@ -12,6 +12,10 @@ extension IngestPlan {
     guard let rainSlot = metrics.firstIndex(of: .rain) else {
       return with(warning: "no \(names): rain is missing in \(label)")
     }
+    // A moving grid's positions are whole-cell shifts of one grid in one projection: the
+    // cells within the radius of a cell are the same index offsets at every position, up
+    // to the map factor's change across the shift (well under 1 % for a nest's moves), so
+    // the first position's neighbourhoods serve every step.
     let neighbourhood: PrecipitationNeighbourhood
     do {
       neighbourhood = try PrecipitationNeighbourhood(
@@ -32,7 +36,7 @@ extension IngestPlan {
         let percentages = neighbourhood.percentages(rain: values[rainSlot])
         if let existing { values[existing] = percentages } else { values.append(percentages) }
         return values
-      })
+      }, motion: motion)
   }
 
   private func with(warning: String) -> IngestPlan {
@@ -40,6 +44,6 @@ extension IngestPlan {
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: metrics, warnings: warnings + [warning], terrain: terrain, levels: levels, screen: screen,
-      derive: derive)
+      derive: derive, motion: motion)
   }
 }

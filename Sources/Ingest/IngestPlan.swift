@@ -10,6 +10,7 @@ struct IngestPlan {
   let runStart: Int64
   let width: Int
   let height: Int
+  /// The grid's coordinates; of its first position when it moves (`motion`).
   let latitudes: [Float]
   let longitudes: [Float]
   let projection: CubeProjection
@@ -17,7 +18,8 @@ struct IngestPlan {
   let gridSpacing: Double
   let metrics: [Metric]
   let warnings: [String]
-  /// The model's terrain height and land mask, nil when the input has neither.
+  /// The model's terrain height and land mask, nil when the input has neither; of the
+  /// first position when the grid moves.
   let terrain: CubeTerrain?
   /// The most model levels (staggered included) a 3-D field read has; 0 for none.
   let levels: Int
@@ -27,4 +29,16 @@ struct IngestPlan {
   /// The publisher derives several steps at once, in no particular order, so it keeps no
   /// state between calls and may run on any thread.
   let derive: @Sendable (_ index: Int) throws(IngestError) -> [[Double]]
+  /// The positions of a grid that moves (a WRF moving nest) and each step's; nil for a
+  /// grid that does not, which the cube stores as today.
+  var motion: GridMotion? = nil
+}
+
+extension IngestPlan {
+  /// The coordinates of the grid at `step`: its position's when the grid moves.
+  func grid(at step: StepSource) -> (latitudes: [Float], longitudes: [Float]) {
+    guard let motion, let index = steps.firstIndex(of: step) else { return (latitudes, longitudes) }
+    let position = motion.positions[motion.stepPositions[index]]
+    return (position.latitudes, position.longitudes)
+  }
 }

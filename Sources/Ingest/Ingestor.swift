@@ -104,7 +104,8 @@ public enum Ingestor {
       // The neighbourhood's metric is one more.
       let cost = IngestCost(
         width: conventionPlan.width, height: conventionPlan.height, steps: conventionPlan.steps.count,
-        levels: conventionPlan.levels, metrics: conventionPlan.metrics.count + 1)
+        levels: conventionPlan.levels, metrics: conventionPlan.metrics.count + 1,
+        positions: conventionPlan.motion?.positions.count ?? 1, terrain: conventionPlan.terrain != nil)
       try cost.require(maxMemory: maxMemory, store: options.store, path: conventionPlan.steps[0].path)
       costs.append(cost)
       // The neighbourhood share of rain is computed alike for every convention, from the
@@ -115,7 +116,7 @@ public enum Ingestor {
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(
         try CubePublisher.publish(plan, store: options.store, model: model, precision: options.precision))
-      warnings += plan.screen.warnings(width: plan.width, latitudes: plan.latitudes, longitudes: plan.longitudes)
+      warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
     }
     return Report(
       convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed,

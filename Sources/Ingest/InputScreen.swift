@@ -79,8 +79,9 @@ final class InputScreen: Sendable {
     }
   }
 
+  /// Why a value was screened out; the warning adds what became of it, once.
   private static func outsideRange(_ range: InputRange) -> String {
-    "outside its range \(range.text) or not finite, stored as missing with every metric derived from them"
+    "outside its range \(range.text) or not finite"
   }
 
   /// The last guard before a derived metric is stored: a value outside the metric's
@@ -112,11 +113,19 @@ final class InputScreen: Sendable {
   /// One warning per field with bad values: how many, at how many steps, and the first
   /// (earliest step, lowest index) with its file, time, cell and coordinates.
   func warnings(width: Int, latitudes: [Float], longitudes: [Float]) -> [String] {
+    warnings(width: width) { _ in (latitudes, longitudes) }
+  }
+
+  /// The warnings, with each step's coordinates from `grid` (a moving grid's differ by step).
+  func warnings(
+    width: Int, grid: (StepSource) -> (latitudes: [Float], longitudes: [Float])
+  ) -> [String] {
     summaries().map { summary in
       let entry = summary.first
       let index = entry.tally.first?.index ?? 0
       let cell = index % max(entry.cells, 1)
       let level = index / max(entry.cells, 1)
+      let (latitudes, longitudes) = grid(entry.step)
       let place =
         cell < latitudes.count && cell < longitudes.count
         ? " (lat \(latitudes[cell]), lon \(longitudes[cell]))" : ""

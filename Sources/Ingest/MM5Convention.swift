@@ -16,6 +16,8 @@ enum MM5Convention {
     _ paths: [String], maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
     var firstGrid: InputGrid?
+    var firstSizes: [Float] = []
+    var largest: (offset: InputGrid.Offset, grid: InputGrid)?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       for required in ["latitcrs", "longicrs", "t2"] where file.variables[required] == nil {
         throw IngestError(path: file.path, variable: required, reason: "required MM5 variable is missing")
@@ -27,10 +29,12 @@ enum MM5Convention {
       // Every file's grid is the first file's, which must be a valid one.
       let grid = try crossPoints(of: file)
       if let firstGrid {
-        try grid.requireSame(as: firstGrid)
+        let offset = try grid.requireSame(as: firstGrid, sizes: firstSizes)
+        if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, grid) }
       } else {
         _ = try grid.validated()
         firstGrid = grid
+        firstSizes = grid.cellSizes()
       }
     }
     guard let firstStep = scan.steps.first, let firstGrid else { return [] }
@@ -49,7 +53,7 @@ enum MM5Convention {
       DerivationInput(
         available: source.available, attributes: attributes, stepSeconds: stepSeconds,
         startsAtRunStart: firstStep.time == reference, label: scan.firstPath),
-      longitudes: longitudes)
+      longitudes: [longitudes])
     let spacing = scalar("grid_ds") * 1000
     let terrain = try TerrainInput(
       heights: source.available.contains("HGT") ? source.field("HGT", at: firstStep) : nil,
@@ -64,7 +68,12 @@ enum MM5Convention {
           code: code,
           parameters: [scalar("stdlat_1"), scalar("stdlat_2"), scalar("stdlon"), .nan, .nan, .nan, .nan, spacing]),
         gridSpacing: spacing.isNaN ? 0 : spacing, metrics: derivation.metrics,
-        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: 0,
+        warnings: derivation.warnings + terrain.warnings
+          + (largest.map {
+            [$0.grid.toleranceWarning($0.offset, from: firstGrid, step: nil, stored: "the first file's")]
+          }
+            ?? []),
+        terrain: terrain.terrain, levels: 0,
         screen: derivation.screen,
         derive: { (index) throws(IngestError) in try derivation.derive(index, of: steps, reader: source) })
     ]

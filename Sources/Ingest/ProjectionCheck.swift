@@ -31,11 +31,29 @@ enum ProjectionCheck {
 
   /// Why the plan's projection cannot locate points on its grid, as a warning naming the
   /// file; nil when it can, when no projection is recorded, or when the grid is a regular
-  /// latitude/longitude lattice, which has a locator of its own.
+  /// latitude/longitude lattice, which has a locator of its own. A moving grid's every
+  /// position is checked, as a reader checks each before it locates points in it; the
+  /// first that fails is named.
   static func warning(for plan: IngestPlan, names: Names) -> String? {
+    guard let motion = plan.motion else {
+      return warning(for: plan, latitudes: plan.latitudes, longitudes: plan.longitudes, names: names)
+    }
+    for (index, position) in motion.positions.enumerated() {
+      if let warning = warning(
+        for: plan, latitudes: position.latitudes, longitudes: position.longitudes, names: names)
+      {
+        return index == 0 ? warning : "grid position \(index): \(warning)"
+      }
+    }
+    return nil
+  }
+
+  private static func warning(
+    for plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
+  ) -> String? {
     guard plan.projection.code != 0,
       let grid = try? CurvilinearGrid(
-        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes),
+        width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes),
       RegularLatLonLocator(grid: grid) == nil
     else { return nil }
     let path = plan.steps[0].path

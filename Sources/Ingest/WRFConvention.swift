@@ -21,18 +21,31 @@ enum WRFConvention {
 
   private static func plan(_ inventory: WRFInventory) throws(IngestError) -> IngestPlan {
     let reader = WRFFieldReader(width: inventory.width, height: inventory.height, inputs: inventory.inputs)
-    let reference = try grid(at: inventory.steps[0], reader: reader)
-    _ = try reference.validated()
-    try requireOneGrid(inventory, reference: reference, reader: reader)
-    let (latitudes, longitudes) = (reference.latitudes, reference.longitudes)
+    let placed = try positions(inventory, reader: reader)
+    let (latitudes, longitudes) = (placed.grids[0].latitudes, placed.grids[0].longitudes)
+    var terrains: [(terrain: CubeTerrain?, warnings: [String])] = []
+    for position in placed.tracker.positions {
+      terrains.append(try terrain(inventory, reader: reader, at: inventory.steps[position.firstStep]))
+    }
+    let motion =
+      placed.grids.count > 1
+      ? GridMotion(
+        width: inventory.width, height: inventory.height,
+        positions: zip(placed.grids, zip(placed.tracker.positions, terrains)).map { grid, position in
+          GridMotion.Position(
+            latitudes: grid.latitudes, longitudes: grid.longitudes, terrain: position.1.terrain,
+            offset: position.0.offset)
+        }, stepPositions: placed.tracker.stepPositions) : nil
     let derivation = try WRFDerivation(
       DerivationInput(
         available: Set(inventory.variables.keys), attributes: inventory.globalAttributes,
         stepSeconds: inventory.stepSeconds, startsAtRunStart: inventory.startsAtRunStart,
         label: inventory.firstPath),
-      longitudes: longitudes)
+      longitudes: placed.grids.map(\.longitudes), motion: motion)
     let attributes = inventory.globalAttributes
-    let terrain = try terrain(inventory, reader: reader)
+    var warnings = derivation.warnings + terrains[0].warnings
+    if let warning = placed.warning { warnings.append(warning) }
+    if let motion { warnings += derivation.movingWarnings(motion, domain: inventory.domain, steps: inventory.steps) }
     return IngestPlan(
       domain: inventory.domain, steps: inventory.steps, stepSeconds: inventory.stepSeconds,
       runStart: inventory.runStart, width: inventory.width, height: inventory.height, latitudes: latitudes,
@@ -42,18 +55,43 @@ enum WRFConvention {
         parameters: ["TRUELAT1", "TRUELAT2", "STAND_LON", "CEN_LAT", "CEN_LON", "POLE_LAT", "POLE_LON", "DX"]
           .map { attributes[$0]?.number ?? .nan }),
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics,
-      warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: inventory.levels,
+      warnings: warnings, terrain: terrains[0].terrain, levels: inventory.levels,
       screen: derivation.screen,
       derive: { [steps = inventory.steps] (index) throws(IngestError) in
         try derivation.derive(index, of: steps, reader: reader)
-      })
+      }, motion: motion)
   }
 
-  /// HGT and LANDMASK (else XLAND, 1 land and 2 water) at the first step.
-  private static func terrain(
+  /// The positions of the domain's grid (`GridPositions`): XLAT/XLONG read at every step
+  /// when they have a Time dimension (a moving nest's do), else once per file; and the
+  /// warning naming the largest offset within the tolerance, if any.
+  private static func positions(
     _ inventory: WRFInventory, reader: WRFFieldReader
+  ) throws(IngestError) -> (tracker: GridPositions, grids: [InputGrid], warning: String?) {
+    let perStep = inventory.variables["XLAT"]?.dimensions.first == "Time"
+    var tracker = GridPositions()
+    var last: InputGrid?
+    for step in inventory.steps {
+      let current: InputGrid
+      if !perStep, let last, last.path == step.path {
+        current = last
+      } else {
+        current = try grid(at: step, reader: reader)
+      }
+      last = current
+      try tracker.add(current, step: step)
+    }
+    let (grids, warning) = try tracker.finished(steps: inventory.steps) { (index) throws(IngestError) in
+      try grid(at: inventory.steps[index], reader: reader)
+    }
+    return (tracker, grids, warning)
+  }
+
+  /// HGT and LANDMASK (else XLAND, 1 land and 2 water) at a step (the first of its
+  /// position: a moving nest's terrain moves with it).
+  private static func terrain(
+    _ inventory: WRFInventory, reader: WRFFieldReader, at first: StepSource
   ) throws(IngestError) -> (terrain: CubeTerrain?, warnings: [String]) {
-    let first = inventory.steps[0]
     let has = { (name: String) in inventory.variables[name] != nil }
     var landFraction: [Double]?
     if has("LANDMASK") {
@@ -74,19 +112,5 @@ enum WRFConvention {
       path: step.path, variables: "XLAT/XLONG", width: reader.width, height: reader.height,
       latitudes: try reader.field("XLAT", at: step).map(Float.init),
       longitudes: try reader.field("XLONG", at: step).map(Float.init))
-  }
-
-  /// Refuses a run whose files, or steps when XLAT has a Time dimension, do not share the
-  /// first step's grid. Reads two fields per step (per file without a Time dimension), one
-  /// step at a time.
-  private static func requireOneGrid(
-    _ inventory: WRFInventory, reference: InputGrid, reader: WRFFieldReader
-  ) throws(IngestError) {
-    let perStep = inventory.variables["XLAT"]?.dimensions.first == "Time"
-    var seen: Set<String> = [reference.path]
-    for step in inventory.steps.dropFirst() where perStep || !seen.contains(step.path) {
-      seen.insert(step.path)
-      try grid(at: step, reader: reader).requireSame(as: reference, step: perStep ? step : nil)
-    }
   }
 }

@@ -13,7 +13,9 @@ struct WRFDerivation {
   let metrics: [Metric]
   /// Why other metrics were left out, or derived by a fallback.
   let warnings: [String]
-  private let rotation: WindRotation?
+  /// The wind's rotation at each grid position (one unless the grid moves); nil where
+  /// COSALPHA/SINALPHA are read from the file.
+  private let rotations: [WindRotation]?
   private let rainInputs: [String]
   private let showerInputs: [String]
   private let bucketInputs: [String]
@@ -28,6 +30,8 @@ struct WRFDerivation {
   /// The 3-D fields some metric reads at every level.
   private let wholeVolumes: Set<String>
   private let deaccumulator: Deaccumulator
+  /// The positions of a moving grid: accumulations are de-accumulated by place.
+  private let motion: GridMotion?
   /// Turns implausible input values into missing ones and counts them (`InputScreen`).
   let screen = InputScreen()
 
@@ -37,7 +41,8 @@ struct WRFDerivation {
   static let lowCloudTop = 80_000.0
   static let highCloudBase = 45_000.0
 
-  init(_ input: DerivationInput, longitudes: [Float]) throws(IngestError) {
+  /// `longitudes` are those of each grid position (one unless the grid moves, `motion`).
+  init(_ input: DerivationInput, longitudes: [[Float]], motion: GridMotion? = nil) throws(IngestError) {
     let has = { (name: String) in input.available.contains(name) }
     let file = input.label
     var metrics: [Metric] = [.temp]
@@ -84,19 +89,23 @@ struct WRFDerivation {
     let missingWind = ["U10", "V10"].filter { !has($0) }
     if missingWind.isEmpty {
       if has("COSALPHA"), has("SINALPHA") {
-        rotation = nil  // read from the file at the first step
+        rotations = nil  // read from the file at each step
         metrics += [.windU, .windV]
       } else {
         do {
-          rotation = try WindRotation.fromProjection(attributes: input.attributes, longitudes: longitudes)
+          var perPosition: [WindRotation] = []
+          for position in longitudes {
+            perPosition.append(try WindRotation.fromProjection(attributes: input.attributes, longitudes: position))
+          }
+          rotations = perPosition
           metrics += [.windU, .windV]
         } catch {
-          rotation = nil
+          rotations = nil
           warnings.append("no wind: U10/V10 cannot be made earth-relative (\(error.reason)) in \(file)")
         }
       }
     } else {
-      rotation = nil
+      rotations = nil
       warnings.append("no wind: \(missingWind.joined(separator: ", ")) missing in \(file)")
     }
     need(.atmPress, ["PSFC", "HGT"])
@@ -157,6 +166,29 @@ struct WRFDerivation {
     self.metrics = metrics
     self.warnings = warnings
     deaccumulator = Deaccumulator(stepSeconds: input.stepSeconds, startsAtRunStart: input.startsAtRunStart)
+    self.motion = motion
+  }
+
+  /// What a moving grid costs the accumulated metrics, as warnings naming `domain`: the
+  /// cells on the leading edge of a move, whose place has no earlier accumulation in the
+  /// grid, and how many steps have them.
+  func movingWarnings(_ motion: GridMotion, domain: String, steps: [StepSource]) -> [String] {
+    let names = [Metric.rain, .showers, .snow, .snowfall, .weatherCode].filter(metrics.contains).map(\.name)
+    guard !names.isEmpty else { return [] }
+    var cells = 0
+    var edgeSteps = 0
+    for index in steps.indices {
+      guard let earlier = deaccumulator.earlierStep(of: index) else { continue }
+      let edge = motion.leadingEdge(from: earlier, to: index)
+      if edge > 0 {
+        cells += edge
+        edgeSteps += 1
+      }
+    }
+    guard cells > 0 else { return [] }
+    return [
+      "\(domain) moves (\(motion.positions.count) positions): \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") missing at \(cells) cell-steps on the leading edge of its moves (\(edgeSteps) steps), where the place was outside the nest an hour earlier and has no earlier accumulation in it to subtract; the parent domain's cube has those hours' amounts"
+    ]
   }
 
   /// The hour's precipitation amounts at a step (mm), nil where not derived.
@@ -172,10 +204,9 @@ struct WRFDerivation {
   /// order and at once.
   func derive(_ index: Int, of steps: [StepSource], reader: some FieldSource) throws(IngestError) -> [[Double]] {
     let fields = StepFields(reader, step: steps[index], screen: screen, whole: wholeVolumes)
-    let earlier = deaccumulator.earlierStep(of: index).map {
-      $0 == index ? fields : StepFields(reader, step: steps[$0], screen: screen)
-    }
-    let hour = try hourAmounts(fields, since: earlier)
+    let earlierIndex = deaccumulator.earlierStep(of: index)
+    let earlier = earlierIndex.map { $0 == index ? fields : StepFields(reader, step: steps[$0], screen: screen) }
+    let hour = try hourAmounts(fields, since: earlier, steps: earlierIndex.map { (earlier: $0, now: index) })
     var derived: [Metric: [Double]] = [:]
     var perLevel: [Double]?
     var layers: (low: [Double], mid: [Double], high: [Double])?
@@ -201,7 +232,7 @@ struct WRFDerivation {
         if layers == nil { layers = try cloudLayers(fields, perLevel: perLevel ?? []) }
         values = metric == .cloudLow ? layers?.low ?? [] : metric == .cloudMid ? layers?.mid ?? [] : layers?.high ?? []
       case .windU, .windV:
-        let wind = try earthRelativeWind(fields)
+        let wind = try earthRelativeWind(fields, rotation: rotations?[motion?.stepPositions[index] ?? 0])
         values = metric == .windU ? wind.u : wind.v
       case .atmPress:
         let (p, h, t) = (try fields.field("PSFC"), try fields.field("HGT"), try fields.field("T2"))
@@ -235,12 +266,22 @@ struct WRFDerivation {
   /// The hour's amounts of every accumulation in use, whichever metrics read it, from the
   /// step's accumulations and those of its earlier step (nil when the amounts cannot be
   /// known there).
-  private func hourAmounts(_ fields: StepFields, since earlier: StepFields?) throws(IngestError) -> HourAmounts {
+  /// `steps` are the indices of the two steps, for a moving grid.
+  private func hourAmounts(
+    _ fields: StepFields, since earlier: StepFields?, steps: (earlier: Int, now: Int)?
+  ) throws(IngestError) -> HourAmounts {
     func amounts(
       _ names: [String], _ accumulated: (StepFields) throws(IngestError) -> [Double]
     ) throws(IngestError) -> [Double] {
       guard let earlier else { return Deaccumulator.unknown(cells: fields.cells) }
-      let (values, falls) = deaccumulator.amounts(try accumulated(fields), since: try accumulated(earlier))
+      var before = try accumulated(earlier)
+      // In a moving grid the hour's amount at a place is the accumulation there now minus
+      // the accumulation at the same place earlier, which may be in another cell: never a
+      // difference of two places. A place the grid has just reached has none (NaN).
+      if let motion, let steps {
+        before = motion.atPlaces(before, of: steps.earlier, at: steps.now)
+      }
+      let (values, falls) = deaccumulator.amounts(try accumulated(fields), since: before)
       screen.record(
         names.joined(separator: "+"), falls, step: fields.step, cells: fields.cells,
         why:
@@ -297,7 +338,10 @@ struct WRFDerivation {
     }
   }
 
-  private func earthRelativeWind(_ fields: StepFields) throws(IngestError) -> (u: [Double], v: [Double]) {
+  /// `rotation` is that of the step's grid position, nil to read COSALPHA/SINALPHA.
+  private func earthRelativeWind(
+    _ fields: StepFields, rotation: WindRotation?
+  ) throws(IngestError) -> (u: [Double], v: [Double]) {
     let u = try fields.field("U10")
     let v = try fields.field("V10")
     let (cosines, sines): ([Double], [Double])

@@ -25,12 +25,16 @@ struct SampleGrid: Sendable {
 
   var count: Int { westEast * southNorth }
 
-  init(_ spec: SampleRunSpec) {
+  /// The grid `spec` describes, centred `centreOffset` metres (east, north on the
+  /// projection plane) from the projected `spec` centre; a nest's grid is placed this way
+  /// so that its points fall exactly where its parent's ratio puts them.
+  init(_ spec: SampleRunSpec, centreOffset: (x: Double, y: Double) = (0, 0)) {
     westEast = spec.westEast
     southNorth = spec.southNorth
     let projection = LambertConformal(
       truelat1: spec.truelat1, truelat2: spec.truelat2, standardLongitude: spec.standardLongitude)
-    let centre = projection.project(latitude: spec.centreLatitude, longitude: spec.centreLongitude)
+    let projected = projection.project(latitude: spec.centreLatitude, longitude: spec.centreLongitude)
+    let centre = (x: projected.x + centreOffset.x, y: projected.y + centreOffset.y)
     let midI = Double(spec.westEast - 1) / 2
     let midJ = Double(spec.southNorth - 1) / 2
     var latitudes: [Double] = []

@@ -8,7 +8,8 @@ import NetCDF
 /// `SampleRunSpec`: the same spec always gives the same bytes.
 public enum SampleRunGenerator {
   /// Writes one wrfout file per output time (`wrfout_d01_YYYY-MM-DD_HH:MM:SS`) into
-  /// `directory`, creating it if needed, and returns the paths in time order.
+  /// `directory`, creating it if needed, and returns the paths in time order; with a
+  /// `spec.nest`, the nest's `wrfout_d02_*` files follow d01's in the list.
   public static func write(_ spec: SampleRunSpec = .portugal9km, to directory: String) throws -> [String] {
     let start = try spec.validated()
     try createDirectory(directory)
@@ -29,6 +30,9 @@ public enum SampleRunGenerator {
       try WRFOutputFile.writeRecord(
         file, record: 0, spec: spec, date: date, minutes: minutes, fields: fields)
       paths.append(path)
+    }
+    if let nest = spec.nest {
+      paths += try NestOutput.write(spec, nest: nest, start: start, folder: folder)
     }
     return paths
   }

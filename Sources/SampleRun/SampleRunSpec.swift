@@ -36,6 +36,9 @@ public struct SampleRunSpec: Sendable, Equatable {
   public var format: NCFormat
   /// The seed of every random detail (noise in the fields, the convective cells).
   public var seed: UInt64
+  /// A moving nest written as `wrfout_d02_*` files beside the domain's own; nil for a
+  /// run of one domain.
+  public var nest: SampleNest?
 
   /// A spec; every argument defaults to the Portugal 9 km run.
   public init(
@@ -43,7 +46,8 @@ public struct SampleRunSpec: Sendable, Equatable {
     centreLatitude: Double = 39.5, centreLongitude: Double = -8.0,
     truelat1: Double = 30, truelat2: Double = 60, standardLongitude: Double = -8.0,
     runStart: String = "2026-06-20_00:00:00", hours: Int = 72, stepMinutes: Int = 60,
-    format: NCFormat = .classic64BitOffset, seed: UInt64 = 0x5EED_2026_0620
+    format: NCFormat = .classic64BitOffset, seed: UInt64 = 0x5EED_2026_0620,
+    nest: SampleNest? = nil
   ) {
     self.westEast = westEast
     self.southNorth = southNorth
@@ -59,6 +63,7 @@ public struct SampleRunSpec: Sendable, Equatable {
     self.stepMinutes = stepMinutes
     self.format = format
     self.seed = seed
+    self.nest = nest
   }
 
   /// The Portugal 9 km run: 135 × 80 × 5 points, 72 hours from 2026-06-20 00 UTC, hourly.
@@ -105,6 +110,7 @@ public struct SampleRunSpec: Sendable, Equatable {
     guard let start = WRFDate(wrf: runStart) else {
       throw .invalidSpec("runStart must look like 2026-06-20_00:00:00, got \"\(runStart)\"")
     }
+    try nest?.validated(in: self)
     return start
   }
 }

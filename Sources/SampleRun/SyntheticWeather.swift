@@ -94,10 +94,11 @@ struct SyntheticWeather: Sendable {
   private let gustEast: SmoothNoise
   private let gustNorth: SmoothNoise
 
-  init(spec: SampleRunSpec, start: WRFDate) {
+  /// The weather of `spec`'s run on `grid` (by default the grid `spec` describes).
+  init(spec: SampleRunSpec, start: WRFDate, grid: SampleGrid? = nil) {
     self.spec = spec
     self.start = start
-    let grid = SampleGrid(spec)
+    let grid = grid ?? SampleGrid(spec)
     let geography = SampleGeography(grid: grid, dx: spec.dx, seed: spec.seed)
     self.grid = grid
     self.geography = geography

@@ -70,6 +70,12 @@ enum WRFOutputFile {
     }
   }
 
+  /// The coordinates, `XLAT` and `XLONG`, with a Time dimension as WRF writes them.
+  static let coordinates: [Variable] = [
+    Variable(name: "XLAT", isVolume: false, description: "LATITUDE, SOUTH IS NEGATIVE", units: "degree_north"),
+    Variable(name: "XLONG", isVolume: false, description: "LONGITUDE, WEST IS NEGATIVE", units: "degree_east"),
+  ]
+
   /// The variables after `Times`, `XLAT`, `XLONG` and `XTIME`, in WRF's order.
   static let fields: [Variable] = [
     Variable(name: "P", isVolume: true, description: "perturbation pressure", units: "Pa"),
@@ -113,12 +119,29 @@ enum WRFOutputFile {
     Variable(name: "SINALPHA", isVolume: false, description: "Local sine of map rotation", units: ""),
   ]
 
+  /// Where a domain sits in its run's nesting, as WRF's global attributes say it.
+  struct Nesting {
+    var gridID = 1
+    var parentID = 0
+    var iParentStart = 1
+    var jParentStart = 1
+    var ratio = 1
+    /// `MOAD_CEN_LAT`: the centre latitude of the outermost domain; nil for that domain
+    /// itself, whose own `CEN_LAT` it is.
+    var outermostCentreLatitude: Double?
+
+    /// The outermost domain, `d01`.
+    static let outermost = Nesting()
+  }
+
   /// Creates a file and defines its dimensions, variables and attributes; the file is
   /// left ready for `writeRecord`.
-  static func create(path: String, spec: SampleRunSpec, start: WRFDate) throws -> NCFile {
+  static func create(
+    path: String, spec: SampleRunSpec, start: WRFDate, nesting: Nesting = .outermost
+  ) throws -> NCFile {
     let file = try NCFile.create(path, format: spec.format)
     do {
-      try define(file, spec: spec, start: start)
+      try define(file, spec: spec, start: start, nesting: nesting)
       try file.endDefinitions()
     } catch {
       file.close()
@@ -136,7 +159,7 @@ enum WRFOutputFile {
     let ny = spec.southNorth
     try file.writeStrings("Times", start: [record, 0], count: [1, 19], [date.wrfString])
     try file.write("XTIME", start: [record], count: [1], [Float(minutes)])
-    let surfaceNames = ["XLAT", "XLONG"] + Self.fields.filter { !$0.isVolume }.map(\.name)
+    let surfaceNames = (Self.coordinates + Self.fields).filter { !$0.isVolume }.map(\.name)
     for name in surfaceNames {
       try file.write(
         name, start: [record, 0, 0], count: [1, ny, nx], fields[name] ?? Self.missing(nx * ny))
@@ -155,10 +178,10 @@ enum WRFOutputFile {
     [Float](repeating: .nan, count: count)
   }
 
-  private static func define(_ file: NCFile, spec: SampleRunSpec, start: WRFDate) throws {
+  private static func define(_ file: NCFile, spec: SampleRunSpec, start: WRFDate, nesting: Nesting) throws {
     // Global attributes first: NCFile re-reads the whole header after every definition,
     // which is cheapest while the header is still short.
-    try defineGlobalAttributes(file, spec: spec, start: start)
+    try defineGlobalAttributes(file, spec: spec, start: start, nesting: nesting)
     try file.defineDimension("Time", length: nil)
     try file.defineDimension("DateStrLen", length: 19)
     try file.defineDimension("west_east", length: spec.westEast)
@@ -170,12 +193,11 @@ enum WRFOutputFile {
 
     try file.defineVariable("Times", type: .char, dimensions: ["Time", "DateStrLen"])
     let surface = ["Time", "south_north", "west_east"]
-    try defineField(
-      file, "XLAT", dimensions: surface, description: "LATITUDE, SOUTH IS NEGATIVE",
-      units: "degree_north", coordinates: "XLONG XLAT")
-    try defineField(
-      file, "XLONG", dimensions: surface, description: "LONGITUDE, WEST IS NEGATIVE",
-      units: "degree_east", coordinates: "XLONG XLAT")
+    for coordinate in coordinates {
+      try defineField(
+        file, coordinate.name, dimensions: surface, description: coordinate.description,
+        units: coordinate.units, coordinates: "XLONG XLAT")
+    }
     let since = "minutes since \(start.unitsString)"
     try defineField(
       file, "XTIME", dimensions: ["Time"], description: since, units: since, coordinates: nil)
@@ -207,7 +229,9 @@ enum WRFOutputFile {
     }
   }
 
-  private static func defineGlobalAttributes(_ file: NCFile, spec: SampleRunSpec, start: WRFDate) throws {
+  private static func defineGlobalAttributes(
+    _ file: NCFile, spec: SampleRunSpec, start: WRFDate, nesting: Nesting
+  ) throws {
     func text(_ name: String, _ value: String) throws {
       try file.setAttribute(name, .text(value))
     }
@@ -226,21 +250,22 @@ enum WRFOutputFile {
     try real("DX", spec.dx)
     try real("DY", spec.dx)
     try text("GRIDTYPE", "C")
-    try real("DT", 45)
+    // WRF's time step shrinks with the nest's ratio.
+    try real("DT", 45 / Double(nesting.ratio))
     try int("MP_PHYSICS", 8)
     try int("CU_PHYSICS", 1)
     try real("BUCKET_MM", -1)
     try real("BUCKET_J", -1)
-    try int("GRID_ID", 1)
-    try int("PARENT_ID", 0)
-    try int("I_PARENT_START", 1)
-    try int("J_PARENT_START", 1)
-    try int("PARENT_GRID_RATIO", 1)
+    try int("GRID_ID", nesting.gridID)
+    try int("PARENT_ID", nesting.parentID)
+    try int("I_PARENT_START", nesting.iParentStart)
+    try int("J_PARENT_START", nesting.jParentStart)
+    try int("PARENT_GRID_RATIO", nesting.ratio)
     try real("CEN_LAT", spec.centreLatitude)
     try real("CEN_LON", spec.centreLongitude)
     try real("TRUELAT1", spec.truelat1)
     try real("TRUELAT2", spec.truelat2)
-    try real("MOAD_CEN_LAT", spec.centreLatitude)
+    try real("MOAD_CEN_LAT", nesting.outermostCentreLatitude ?? spec.centreLatitude)
     try real("STAND_LON", spec.standardLongitude)
     try real("POLE_LAT", 90)
     try real("POLE_LON", 0)

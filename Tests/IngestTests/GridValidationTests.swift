@@ -48,25 +48,13 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
   func aSpoiltWRFGridIsRefusedNamingFileVariablesAndCell(_ spoil: GridSpoil) throws {
     let directory = SampleFiles.temporaryDirectory("wrf-grid")
     defer { SampleFiles.remove(directory) }
-    try SampleRunGenerator.writeSingleFile(shortSpec(hours: 1), to: "\(directory)/run.nc")
-    let spoilt = "\(directory)/wrfout_d01_spoilt.nc"
-    try WRFFixture.copy(
-      "\(directory)/run.nc", to: spoilt,
-      transform: { name, values in
-        guard name == "XLAT" || name == "XLONG" else { return values }
-        // Every step's grid, so that the first step's is the one refused.
-        let cells = 135 * 80
-        return (0..<(values.count / cells)).flatMap { step in
-          var grid = Array(values[(step * cells)..<((step + 1) * cells)])
-          spoil.spoil(name == "XLAT", &grid, 135)
-          return grid
-        }
-      })
+    // Every step's grid, so that the first step's is the one refused.
+    let spoilt = try spoiltRun(hours: 1, in: directory) { _, latitude, grid in spoil.spoil(latitude, &grid, 135) }
     expectIngestRefused([spoilt], store: "\(directory)/store", startsWith: "\(spoilt): XLAT/XLONG: \(spoil.reason)")
   }
 
-  /// XLAT shifted by a degree in one step of a run: the case, once accepted with
-  /// the first step's grid kept.
+  /// XLAT shifted by a degree in one step of a run (12.3 cells): once accepted with the
+  /// first step's grid kept, now refused as neither the same grid nor a whole-cell move.
   @Test func aWRFGridThatChangesBetweenStepsOfAFileIsRefused() throws {
     let directory = SampleFiles.temporaryDirectory("wrf-steps")
     defer { SampleFiles.remove(directory) }
@@ -82,8 +70,10 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
     expectIngestRefused(
       [shifted], store: "\(directory)/store",
       startsWith:
-        "\(shifted): XLAT/XLONG: the grid changes within the run: at step 1 (2026-06-20T01:00:00Z) cell (0, 0) is at latitude",
-      contains: ["in \(shifted); ingest one grid at a time"])
+        "\(shifted): XLAT/XLONG: the grid changes within the run at step 1 (2026-06-20T01:00:00Z): cell (0, 0) is at latitude",
+      contains: [
+        "from the grid of \(shifted) (step 0 of the run) puts it: neither the same grid nor a move by whole cells"
+      ])
   }
 
   @Test func aWRFGridThatChangesBetweenFilesIsRefused() throws {
@@ -95,13 +85,14 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
     try WRFFixture.copy(
       files[1], to: shifted,
       transform: { name, values in
-        name == "XLONG" ? values.enumerated().map { $0.offset == 5 * 135 + 7 ? $0.element + 0.01 : $0.element } : values
+        // 0.03° of longitude is 2.6 km here, 29 % of a 9 km cell.
+        name == "XLONG" ? values.enumerated().map { $0.offset == 5 * 135 + 7 ? $0.element + 0.03 : $0.element } : values
       })
     expectIngestRefused(
       [files[0], shifted], store: "\(directory)/store",
       startsWith:
-        "\(shifted): XLAT/XLONG: the grid changes within the run: at step 0 (2026-06-20T01:00:00Z) cell (7, 5) is at",
-      contains: ["in \(files[0])"])
+        "\(shifted): XLAT/XLONG: the grid changes within the run at step 0 (2026-06-20T01:00:00Z): cell (7, 5) is at",
+      contains: ["from the grid of \(files[0]) (step 0 of the run)", "neither the same grid nor a move by whole cells"])
     // The same file unchanged is accepted: the check compares, it does not refuse a second file.
     let report = try Ingestor.run(files, options: .init(store: "\(directory)/good"))
     #expect(report.published.count == 1)

@@ -12,6 +12,8 @@ enum CFConvention {
     _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
+    var sizes: [Float] = []
+    var largest: (offset: InputGrid.Offset, grid: InputGrid)?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       if let (latitude, longitude) = CFGrid.coordinates(in: file) {
         // 1-D axes span a grid of their product; 2-D arrays are the grid.
@@ -23,10 +25,12 @@ enum CFConvention {
       let fileGrid = try CFGrid(file)
       // Every file's grid is the first file's, which must be a valid one.
       if let grid {
-        try fileGrid.input.requireSame(as: grid.input)
+        let offset = try fileGrid.input.requireSame(as: grid.input, sizes: sizes)
+        if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
         _ = try fileGrid.input.validated()
         grid = fileGrid
+        sizes = fileGrid.input.cellSizes()
       }
     }
     let steps = scan.steps
@@ -56,8 +60,12 @@ enum CFConvention {
         projection: CubeProjection(
           code: isLattice ? 6 : 0, parameters: [.nan, .nan, .nan, .nan, .nan, 90, 0, spacing]),
         gridSpacing: spacing, metrics: derivation.metrics,
-        warnings: derivation.warnings + terrain.warnings, terrain: terrain.terrain, levels: 0,
-        screen: derivation.screen,
+        warnings: derivation.warnings + terrain.warnings
+          + (largest.map {
+            [$0.grid.toleranceWarning($0.offset, from: grid.input, step: nil, stored: "the first file's")]
+          }
+            ?? []),
+        terrain: terrain.terrain, levels: 0, screen: derivation.screen,
         derive: { (index) throws(IngestError) in try derivation.derive(steps[index], reader: reader) })
     ]
   }

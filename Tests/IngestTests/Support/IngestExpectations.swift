@@ -2,13 +2,15 @@ import Foundation
 import Ingest
 import Meteorology
 import NetCDF
+import SampleRun
 import Testing
+import _TestSupport
 
 /// Expects ingest of `paths` into `store` to fail with one line that starts with `prefix`
-/// and contains every one of `parts`, and to publish no cube.
+/// and contains every one of `parts` (and passes `check`), and to publish no cube.
 func expectIngestRefused(
   _ paths: [String], store: String, startsWith prefix: String = "", contains parts: [String] = [],
-  sourceLocation: SourceLocation = #_sourceLocation
+  check: (String) -> Void = { _ in }, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let error = #expect(throws: IngestError.self, sourceLocation: sourceLocation) {
     try Ingestor.run(paths, options: .init(store: store, precision: Metric.versionOneSteps))
@@ -16,6 +18,7 @@ func expectIngestRefused(
   let text = error?.description ?? ""
   #expect(text.hasPrefix(prefix), "\(text)", sourceLocation: sourceLocation)
   for part in parts { #expect(text.contains(part), "'\(part)' not in: \(text)", sourceLocation: sourceLocation) }
+  check(text)
   #expect(!text.contains("\n"), sourceLocation: sourceLocation)
   let stored = FileManager.default.enumerator(atPath: store)?.allObjects.compactMap { $0 as? String } ?? []
   #expect(!stored.contains { $0.hasSuffix(".cube") }, "published: \(stored)", sourceLocation: sourceLocation)
@@ -64,4 +67,27 @@ func writeSmallCF(
   if let referenceHour {
     try file.write("forecast_reference_time", start: [], count: [], [referenceHour])
   }
+}
+
+/// The 135 × 80 sample run in one file of `hours` + 1 steps, its XLAT/XLONG per step
+/// changed by `spoil(step, latitude?, values)`.
+func spoiltRun(
+  hours: Int, in directory: String, _ spoil: @escaping @Sendable (Int, Bool, inout [Double]) -> Void
+) throws -> String {
+  var spec = SampleRunSpec.portugal9km
+  spec.hours = hours
+  try SampleRunGenerator.writeSingleFile(spec, to: "\(directory)/run.nc")
+  let spoilt = "\(directory)/wrfout_d01_spoilt.nc"
+  try WRFFixture.copy(
+    "\(directory)/run.nc", to: spoilt,
+    transform: { name, values in
+      guard name == "XLAT" || name == "XLONG" else { return values }
+      let cells = 135 * 80
+      return (0..<(values.count / cells)).flatMap { step in
+        var grid = Array(values[(step * cells)..<((step + 1) * cells)])
+        spoil(step, name == "XLAT", &grid)
+        return grid
+      }
+    })
+  return spoilt
 }
