@@ -10,21 +10,8 @@ import _TestSupport
 /// comes to and leaves answers each hour from the nest where its grid holds the point then,
 /// from the outer domain elsewhere, and its provenance says which domain answered each hour.
 @Suite struct MovingNestForecastTests {
-  /// d01 fixed (0.3° cells over the whole area), d02 moving (0.1° cells) over eight hourly
-  /// steps: east by 8 cells and north by 3 at step 2, back to 2 east and 1 north at step 4,
-  /// then to the second position again.
   static func makeStore(_ directory: String) throws -> (outer: MovingGridSpec, nest: MovingGridSpec) {
-    var outer = MovingGridSpec()
-    (outer.width, outer.height, outer.spacing, outer.skew) = (14, 12, 0.3, 0)
-    (outer.originLatitude, outer.originLongitude) = (37.0, -11.5)
-    (outer.domain, outer.gridSpacing) = ("d01", 9000)
-    outer.stepPositions = Array(repeating: 0, count: 8)
-    var nest = MovingGridSpec()
-    nest.shifts = [(0, 0), (8, 3), (2, 1)]
-    nest.stepPositions = [0, 0, 1, 1, 2, 2, 1, 1]
-    _ = try outer.write(into: directory)
-    _ = try nest.write(into: directory)
-    return (outer, nest)
+    try MovingGridSpec.nestedRun(into: directory)
   }
 
   @Test func eachHourComesFromTheNestWhereItHoldsThePointAndFromTheOuterDomainElsewhere() throws {
