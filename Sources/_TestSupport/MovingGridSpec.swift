@@ -31,6 +31,9 @@ public struct MovingGridSpec: Sendable {
   public var gridSpacing = 3000.0
   /// Whether the cube has a terrain section (heights and a land mask by place).
   public var terrain = true
+  /// Metres added to every height of each position (none when shorter), for a nest whose
+  /// terrain at a place changes when it moves.
+  public var heightOffsets: [Double] = []
 
   public init() {}
 
@@ -83,7 +86,10 @@ public struct MovingGridSpec: Sendable {
       projection: CubeProjection(code: 0, parameters: []), metrics: Self.metrics)
     let grids = shifts.indices.map { position in
       let (latitudes, longitudes) = coordinates(position: position)
-      let heights = zip(latitudes, longitudes).map { Float(Self.height(latitude: Double($0), longitude: Double($1))) }
+      let offset = position < heightOffsets.count ? heightOffsets[position] : 0
+      let heights = zip(latitudes, longitudes).map {
+        Float(Self.height(latitude: Double($0), longitude: Double($1)) + offset)
+      }
       let mask = zip(latitudes, longitudes).map {
         Self.isLand(latitude: Double($0), longitude: Double($1)) ? UInt8(1) : 0
       }

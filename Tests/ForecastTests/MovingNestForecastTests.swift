@@ -70,6 +70,40 @@ import _TestSupport
     #expect(crossing > 30, "\(crossing) of \(points) points saw both domains")
   }
 
+  @Test func anElevationCorrectionUsesTheModelTerrainOfEachStepsPosition() throws {
+    let directory = SampleFiles.temporaryDirectory("moving-elevation")
+    defer { SampleFiles.remove(directory) }
+    // One nest alone, holding the point in both its positions (so that one stretch spans the
+    // move), whose terrain is 300 m higher everywhere in the second.
+    var nest = MovingGridSpec()
+    nest.shifts = [(0, 0), (1, 1)]
+    nest.stepPositions = [0, 0, 1, 1]
+    nest.heightOffsets = [0, 300]
+    _ = try nest.write(into: directory)
+    let forecaster = Forecaster(store: try ForecastStore(path: directory))
+    let instants = (0..<4).map { nest.firstTime + Int64($0) * 3600 }
+    let (latitude, longitude) = (38.6, -9.45)
+    let series = try forecaster.hourly(
+      ForecastRequest(latitude: latitude, longitude: longitude, elevation: 0), metrics: [.temp], instants: instants)
+    let temps = try #require(series.values(of: .temp))
+    #expect(Set(series.sourceOfHour) == [0])
+    for step in 0..<4 {
+      let position = nest.stepPositions[step]
+      let (latitudes, longitudes) = nest.coordinates(position: position)
+      let cell = BruteForce.nearest(
+        latitude: latitude, longitude: longitude, latitudes: latitudes, longitudes: longitudes
+      ).index
+      let (cellLatitude, cellLongitude) = (Double(latitudes[cell]), Double(longitudes[cell]))
+      let height =
+        MovingGridSpec.height(latitude: cellLatitude, longitude: cellLongitude) + nest.heightOffsets[position]
+      let expected =
+        MovingGridSpec.temperature(latitude: cellLatitude, longitude: cellLongitude, step: step)
+        + ElevationCorrection.shift(modelHeight: height, target: 0)
+      let got = try #require(temps[step], "step \(step)")
+      #expect(abs(got - expected) <= 0.03, "step \(step): \(got) vs \(expected)")
+    }
+  }
+
   @Test func theCatalogMakesOneSourcePerStretchTheNestHoldsThePoint() throws {
     let directory = SampleFiles.temporaryDirectory("moving-sources")
     defer { SampleFiles.remove(directory) }
