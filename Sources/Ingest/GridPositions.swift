@@ -98,29 +98,30 @@ struct GridPositions {
   func finished(
     steps: [StepSource], grid: (Int) throws(IngestError) -> InputGrid
   ) throws(IngestError) -> (grids: [InputGrid], warning: String?) {
-    var worst: (offset: InputGrid.Offset, step: Int, position: InputGrid)?
+    var worst: (offset: InputGrid.Offset, step: Int, grid: InputGrid, position: InputGrid)?
     for position in positions where position.variants.count > 1 {
       let common = position.common
       let sizes = position.common.cellSizes()
       let chosen = Self.key(common)
-      for (key, variant) in position.variants where key != chosen {
+      // In step order, so that the warning and any refusal name the same step every time.
+      for (key, variant) in position.variants.sorted(by: { $0.value.step < $1.value.step }) where key != chosen {
         let other = try grid(variant.step)
         let comparison = other.compare(with: common, sizes: sizes)
         if let outside = comparison.outside {
           throw IngestError(
             path: other.path, variable: other.variables,
             reason:
-              "the grid changes within the run\(InputGrid.at(steps[variant.step])): \(other.describe(outside, in: common)), the coordinates most steps at this position share; ingest one grid at a time"
+              "the grid changes within the run\(InputGrid.at(steps[variant.step])): \(other.describe(outside, in: common)), where most steps at this position have it: beyond the \(InputGrid.percent(InputGrid.tolerance)) of a cell that makes steps the same grid"
           )
         }
         if let largest = comparison.largest, largest.fraction > worst?.offset.fraction ?? -1 {
-          worst = (largest, variant.step, common)
+          worst = (largest, variant.step, other, common)
         }
       }
     }
     let warning = worst.flatMap { worst -> String? in
       guard worst.offset.fraction > 0 else { return nil }
-      return try? grid(worst.step).toleranceWarning(
+      return worst.grid.toleranceWarning(
         worst.offset, from: worst.position, step: steps[worst.step],
         stored: "the coordinates most steps share")
     }
