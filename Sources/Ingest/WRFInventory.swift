@@ -47,12 +47,14 @@ struct WRFInventory {
     domain: String, files: [(file: ScannedFile, steps: [StepSource])], inputs: OpenInputs
   ) throws(IngestError) -> WRFInventory {
     let first = files[0].file
-    for (other, _) in files.dropFirst() {
+    for (other, steps) in files.dropFirst() {
       guard other.width == first.width, other.height == first.height else {
+        // Every step of the file has this shape; its first is named.
+        let place = steps.first.map { " at step \($0.index) (\(UTC.iso8601($0.time)))" } ?? ""
         throw IngestError(
           path: other.path,
           reason:
-            "grid is \(other.width)×\(other.height) but \(first.path) of the same domain \(domain) is \(first.width)×\(first.height)"
+            "grid is \(other.width)×\(other.height)\(place) but \(first.path) of the same domain \(domain) is \(first.width)×\(first.height)"
         )
       }
       guard other.runStart == first.runStart else {

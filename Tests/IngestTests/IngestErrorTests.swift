@@ -28,7 +28,9 @@ import _TestSupport
 
     expectIngestRefused(
       [SampleFiles.allvars, SampleFiles.tipD1], store: "\(directory)/s",
-      startsWith: "\(SampleFiles.tipD1): grid is 200×200 but \(SampleFiles.allvars) of the same domain d01 is 10×8")
+      startsWith:
+        "\(SampleFiles.tipD1): grid is 200×200 at step 0 (2005-09-21T00:00:00Z) but \(SampleFiles.allvars) of the same domain d01 is 10×8"
+    )
   }
 
   @Test func timeAxesThatCannotBeStoredAreRefused() throws {

@@ -119,6 +119,30 @@ private func percentage(in text: String) -> Double? {
       contains: ["where most steps at this position have it: beyond the 10.0 % of a cell"])
   }
 
+  /// A warning about a bad input value places its cell in the grid of the value's step,
+  /// not the run's first position.
+  @Test func aBadValueInAMovedStepIsPlacedWithThatStepsCoordinates() throws {
+    let directory = SampleFiles.temporaryDirectory("moved-warning")
+    defer { SampleFiles.remove(directory) }
+    let run = try nestedRun(hours: 3, in: "\(directory)/run")
+    // At 3 h the nest has moved twice; its T2 at cell (5, 4) is NaN.
+    let spoilt = "\(directory)/wrfout_d02_2026-06-20_03:00:00"
+    try WRFFixture.copy(
+      run.d02[3], to: spoilt, format: .classic64BitOffset,
+      transform: { name, values in
+        name == "T2" ? values.enumerated().map { $0.offset == 4 * 60 + 5 ? .nan : $0.element } : values
+      })
+    let report = try Ingestor.run(Array(run.d02.prefix(3)) + [spoilt], options: .init(store: "\(directory)/store"))
+    let file = try NCFile.open(spoilt)
+    defer { file.close() }
+    let latitude = try file.readFloats("XLAT", start: [0, 4, 5], count: [1, 1, 1])[0]
+    let longitude = try file.readFloats("XLONG", start: [0, 4, 5], count: [1, 1, 1])[0]
+    let warning = try #require(report.warnings.first { $0.hasPrefix("T2: 1 value") }, "\(report.warnings)")
+    #expect(warning.contains("cell i=5, j=4 (lat \(latitude), lon \(longitude))"), "\(warning)")
+    let cube = try CubeFile(path: try #require(report.published.first).path)
+    #expect(cube.position(ofStep: 3) != 0)
+  }
+
   @Test func aScrambledGridIsRefusedNamingTheFirstScrambledCell() throws {
     let directory = SampleFiles.temporaryDirectory("scrambled")
     defer { SampleFiles.remove(directory) }
@@ -172,7 +196,9 @@ private func percentage(in text: String) -> Double? {
     let narrow = try SampleRunGenerator.write(spec, to: "\(directory)/narrow")
     expectIngestRefused(
       [files[0], narrow[1]], store: "\(directory)/store",
-      startsWith: "\(narrow[1]): grid is 134×80 but \(files[0]) of the same domain d01 is 135×80")
+      startsWith:
+        "\(narrow[1]): grid is 134×80 at step 0 (2026-06-20T01:00:00Z) but \(files[0]) of the same domain d01 is 135×80"
+    )
   }
 
   /// A real vortex-following nest (wrf-python's Katrina d02, 3-hourly): every step is a
