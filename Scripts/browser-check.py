@@ -4,7 +4,8 @@
 Usage: browser-check.py DEVTOOLS_PORT PAGE_URL OUTPUT_DIR
 
 Opens the page, waits (bounded) until its map has settled, saves a screenshot, checks that
-every image loaded and nothing was logged as an error, clicks the middle of the map, and
+every image loaded and nothing was logged as an error, that the moving nest's outline is
+drawn where /v1/domains puts it at two times, clicks the middle of the map, and
 checks that the panel shows a meteogram that loaded and the place's days. Prints each check
 and exits 1, naming what failed, when any fails.
 
@@ -14,11 +15,13 @@ Only the standard library: the WebSocket client the protocol needs is the few li
 
 import base64
 import json
+import math
 import os
 import socket
 import struct
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 # Hang guards only: each is many times what the step takes on a loaded CI machine.
@@ -220,6 +223,66 @@ def problems(page):
     return lines
 
 
+def world_pixel(latitude, longitude, zoom):
+    """Web Mercator world pixels, from the definition (EPSG:3857 scaled to 256 · 2^zoom)."""
+    size = 256 * 2 ** zoom
+    phi = math.radians(max(-85.0511, min(85.0511, latitude)))
+    return (longitude + 180) / 360 * size, (1 - math.log(math.tan(math.pi / 4 + phi / 2)) / math.pi) / 2 * size
+
+
+def check_moving_outline(page, url):
+    """The moving nest's outline, at two times when it is in different places, is drawn where
+    /v1/domains?time= puts it."""
+    with urllib.request.urlopen(url.rstrip("/") + "/v1/domains", timeout=CONNECT_SECONDS) as answer:
+        domains = json.load(answer)["domains"]
+    moving = [d for d in domains if d.get("positions")]
+    check(bool(moving), f"/v1/domains names a moving nest ({[d['model_domain'] for d in domains]})")
+    if not moving:
+        return
+    nest = moving[0]
+    hours = page.evaluate("JSON.stringify(times)")
+    hours = json.loads(hours)
+    # Two of the slider's hours at which the nest's extents differ.
+    by_time = {}
+    for position in nest["positions"]:
+        for text in position["times"]:
+            by_time[text] = position
+    chosen = []
+    for index, ms in enumerate(hours):
+        text = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000))
+        if text in by_time and all(by_time[text] is not by_time[other] for _, other in chosen):
+            chosen.append((index, text))
+        if len(chosen) == 2:
+            break
+    check(len(chosen) == 2, f"the slider reaches two of {nest['model_domain']}'s positions ({[t for _, t in chosen]})")
+    drawn = []
+    for index, text in chosen:
+        page.evaluate(f"(() => {{ const s = document.getElementById('time'); s.value = '{index}';"
+                      " s.dispatchEvent(new Event('input')); return 1; })()")
+        query = urllib.parse.urlencode({"time": text[:16] + "Z"})
+        with urllib.request.urlopen(url.rstrip("/") + "/v1/domains?" + query, timeout=CONNECT_SECONDS) as answer:
+            extent = next(d for d in json.load(answer)["domains"] if d["model_domain"] == nest["model_domain"])
+        box = json.loads(page.evaluate(f"""JSON.stringify((() => {{
+          const box = [...document.querySelectorAll('#outlines .outline')].find(b => b.dataset.domain === {json.dumps(nest['model_domain'])});
+          return box && {{left: parseFloat(box.style.left), top: parseFloat(box.style.top), width: parseFloat(box.style.width),
+            height: parseFloat(box.style.height), zoom: view.zoom, x: view.x, y: view.y,
+            mapWidth: document.getElementById('map').clientWidth, mapHeight: document.getElementById('map').clientHeight}};
+        }})())"""))
+        if not box:
+            check(False, f"the page draws an outline of {nest['model_domain']}")
+            return
+        west_x, north_y = world_pixel(extent["north"], extent["west"], box["zoom"])
+        east_x, south_y = world_pixel(extent["south"], extent["east"], box["zoom"])
+        expected = (west_x - box["x"] + box["mapWidth"] / 2, north_y - box["y"] + box["mapHeight"] / 2,
+                    east_x - west_x, south_y - north_y)
+        found = (box["left"], box["top"], box["width"], box["height"])
+        check(all(abs(a - b) < 1 for a, b in zip(found, expected)),
+              f"at {text} the outline of {nest['model_domain']} is drawn at {tuple(round(v, 1) for v in found)}, "
+              f"where /v1/domains?time= puts it {tuple(round(v, 1) for v in expected)}")
+        drawn.append(found)
+    check(len(drawn) == 2 and drawn[0] != drawn[1], f"the outline moved between {chosen[0][1]} and {chosen[1][1]}")
+
+
 def main():
     devtools_port, url, output = sys.argv[1], sys.argv[2], sys.argv[3]
     page = Page(devtools_port)
@@ -253,6 +316,8 @@ def main():
     check(any(i["where"] == "base" for i in tiles) and any(i["where"] == "overlay" for i in tiles),
           f"the map shows {len(tiles)} tiles of the land and the field")
     check(not broken, f"every image loaded ({len(broken)} broken of {len(loaded)}{': ' + ', '.join(broken[:6]) if broken else ''})")
+
+    check_moving_outline(page, url)
 
     # A click in the middle of the map, which the page fits to the domains.
     box = json.loads(page.evaluate("JSON.stringify(document.getElementById('map').getBoundingClientRect())"))

@@ -290,10 +290,17 @@ public struct Forecaster: Sendable {
     var reader = HourlyReader(sources: sources, instants: instants)
     if let target = request.elevation {
       // A cube that does not know its terrain answers uncorrected.
-      reader.temperatureShifts = sources.sources.map { source in
-        (try? source.cube.terrainHeight(at: source.location))?.map {
-          ElevationCorrection.shift(modelHeight: $0, target: target)
-        } ?? 0
+      // Per segment: a moving nest's terrain at the point is its position's. A fixed grid's
+      // is the same at every step, found once per source.
+      let fixed = sources.sources.map { source in
+        source.cube.isMoving ? nil : (try? source.cube.terrainHeight(at: source.location)) ?? nil
+      }
+      reader.temperatureShifts = reader.segments.map { segment in
+        guard let index = segment.source, let step = reader.terrainStep(of: segment) else { return 0 }
+        let source = sources.sources[index]
+        let height =
+          source.cube.isMoving ? (try? source.cube.terrainHeight(at: source.location, step: step)) ?? nil : fixed[index]
+        return height.map { ElevationCorrection.shift(modelHeight: $0, target: target) } ?? 0
       }
     }
     guard reader.coversAny else {

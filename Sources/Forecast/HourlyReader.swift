@@ -21,8 +21,8 @@ struct HourlyReader {
   let sources: PointSources
   let instants: [Int64]
   let segments: [Segment]
-  /// The temperature shift of each source (indexed as `sources.sources`) for an
-  /// `elevation=` correction, nil without one; see `HourlyReader+Elevation`.
+  /// The temperature shift of each segment (indexed as `segments`) for an `elevation=`
+  /// correction, nil without one; see `HourlyReader+Elevation`.
   var temperatureShifts: [Double]?
   /// Each instant's `precipitation_probability` when already found (see
   /// `probabilities()`); nil to find them while reading.
@@ -38,14 +38,47 @@ struct HourlyReader {
       return Self.segments(of: instants, spans: UnsafeBufferPointer(spans))
     }
     // A segment's step index counts from its source's span; a source that is a stretch of a
-    // moving nest's run begins after the run's first step.
-    self.segments = segments.map { segment in
-      guard let index = segment.source, let first = segment.firstStepIndex else { return segment }
-      let source = sources.sources[index]
-      guard source.firstTime != source.cube.firstTime else { return segment }
-      let offset = Int((source.firstTime - source.cube.firstTime) / source.cube.stepLength)
-      return Segment(source: index, instants: segment.instants, firstStepIndex: first + offset)
+    // moving nest's run begins after the run's first step. A moving nest's segment is also
+    // cut where the grid moves, so that each segment reads one position (its model terrain,
+    // for an `elevation=` correction, is that position's).
+    // Sources of fixed grids that span their whole run (nearly always all of them) need
+    // neither: their segments are kept as they are, without another array.
+    guard sources.sources.contains(where: { $0.cube.isMoving || $0.firstTime != $0.cube.firstTime }) else {
+      self.segments = segments
+      return
     }
+    var cut: [Segment] = []
+    cut.reserveCapacity(segments.count)
+    for segment in segments {
+      guard let index = segment.source, let first = segment.firstStepIndex,
+        sources.sources[index].firstTime != sources.sources[index].cube.firstTime
+          || sources.sources[index].cube.isMoving
+      else {
+        cut.append(segment)
+        continue
+      }
+      let (source, count) = (sources.sources[index], segment.instants.count)
+      let start = first + Int((source.firstTime - source.cube.firstTime) / source.cube.stepLength)
+      var from = 0
+      for offset in 1...count
+      where offset == count
+        || source.cube.position(ofStep: start + offset) != source.cube.position(ofStep: start + from)
+      {
+        let instants = (segment.instants.lowerBound + from)..<(segment.instants.lowerBound + offset)
+        cut.append(Segment(source: index, instants: instants, firstStepIndex: start + from))
+        from = offset
+      }
+    }
+    self.segments = cut
+  }
+
+  /// The step of its source's cube whose model terrain `segment` reads: its first step, or
+  /// for an instant between steps the step before it.
+  func terrainStep(of segment: Segment) -> Int? {
+    guard let index = segment.source else { return nil }
+    if let first = segment.firstStepIndex { return first }
+    let cube = sources.sources[index].cube
+    return Int((instants[segment.instants.lowerBound] - cube.firstTime) / cube.stepLength)
   }
 
   /// A source's first and last valid times and its step, in seconds.
@@ -222,7 +255,7 @@ struct HourlyReader {
     precondition(columns.count >= metrics.count * instants.count)
     // The cube and location are taken out of the source once per segment: copying the
     // source for each metric cost a reference-count round trip each time.
-    for segment in segments {
+    for (number, segment) in segments.enumerated() {
       let range = segment.instants
       func output(_ column: Int) -> UnsafeMutableBufferPointer<Double> {
         let start = column * instants.count
@@ -243,7 +276,7 @@ struct HourlyReader {
         }
         readColumn(metric, of: segment, cube: cube, location: location, into: output(column))
       }
-      if let shift = temperatureShifts?[index], shift != 0 {
+      if let shift = temperatureShifts?[number], shift != 0 {
         correctElevation(metrics, of: segment, shift: shift, cube: cube, location: location, output: output)
       }
     }

@@ -1,4 +1,5 @@
 import Meteorology
+import PointQuery
 
 /// What a tile shows: a metric on its colour scale, or the base map of land and sea.
 public enum TileLayer: Sendable, Equatable, CustomStringConvertible {
@@ -28,6 +29,16 @@ public enum TileLayer: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .metric(let metric): metric.name
     case .land: Self.landName
+    }
+  }
+
+  /// The steps of `cube` this layer reads at `time`: those the metric's value reads, or the
+  /// step holding `time` for the land mask. A moving grid is drawn at their positions.
+  func steps(of cube: Cube, at time: Int64) -> ClosedRange<Int> {
+    switch self {
+    case .metric(let metric): cube.stepsRead(at: time, temporal: metric.temporal)
+    case .land:
+      cube.step(holding: time)...cube.step(holding: time)
     }
   }
 }

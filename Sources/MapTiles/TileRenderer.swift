@@ -26,6 +26,15 @@ import PointQuery
 /// pixel halfway is located and each half is done the same way, so a gap holding one cell
 /// boundary costs about three lookups rather than seven. A cell's colour is worked out once where the cell is
 /// first met in a row and reused along the row and down the column.
+///
+/// **Moving grids.** A cube whose grid moves (a vortex-following nest) answers a pixel from
+/// the positions of the steps the value at `time` reads (`Cube.stepsRead`): at a step, that
+/// step's; between two steps, both for an instant, which is interpolated, and the later one
+/// for an amount or a class. Between two steps at different positions such a cube answers
+/// only the pixels it holds at both, so that where the nest is not, the next cube (its
+/// parent) shows; and a pixel's key is then the pair of cells it reads, so that colours are
+/// reused only between pixels reading the same two cells. The land layer takes the position
+/// of the step holding `time`.
 public struct TileRenderer: Sendable {
   /// Pixels along a tile's side.
   public static let size = WebMercator.tileSize
@@ -64,22 +73,33 @@ public struct TileRenderer: Sendable {
   /// Draws `layer` at `time` on `tile` from `cubes` (answering order; each must cover
   /// `time`) into `pixels`. Pixels outside every cube, and missing values, are transparent.
   public mutating func render(_ layer: TileLayer, time: Int64, tile: TileAddress, cubes: [Cube]) {
-    locate(tile, cubes: cubes)
+    let steps = cubes.map { layer.steps(of: $0, at: time) }
+    locate(tile, cubes: cubes, steps: steps)
     switch layer {
     case .metric(let metric): paint(metric, time: time, cubes: cubes)
-    case .land: paintLand(cubes: cubes)
+    case .land: paintLand(cubes: cubes, positions: zip(cubes, steps).map { $0.position(ofStep: $1.lowerBound) })
     }
   }
 
-  /// Fills `keys` with the answering cube and cell of every point of the tile's grid.
-  mutating func locate(_ tile: TileAddress, cubes: [Cube]) {
+  /// Fills `keys` with the answering cube and cell of every point of the tile's grid, each
+  /// cube at the positions of `steps` (its first step's alone when it does not move).
+  mutating func locate(_ tile: TileAddress, cubes: [Cube], steps: [ClosedRange<Int>]) {
     WebMercator.rowLatitudes(tile, into: &latitudes)
     WebMercator.columnLongitudes(tile, into: &longitudes)
-    // One cube (the usual case) is searched without the loop over cubes.
-    if cubes.count == 1 {
-      locateRows(OneGrid(locator: cubes[0].locator, width: cubes[0].header.width))
+    let earlier = zip(cubes, steps).map { $0.position(ofStep: $1.lowerBound) }
+    let later = zip(cubes, steps).map { $0.position(ofStep: $1.upperBound) }
+    let locators = zip(cubes, earlier).map { $0.locator(position: $1) }
+    let widths = cubes.map(\.header.width)
+    if earlier != later {
+      locateRows(
+        PairGrids(
+          earlier: locators, later: zip(cubes, later).map { $0.locator(position: $1) }, widths: widths,
+          pairs: CellPairs()))
+    } else if cubes.count == 1 {
+      // One cube (the usual case) is searched without the loop over cubes.
+      locateRows(OneGrid(locator: locators[0], width: widths[0]))
     } else {
-      locateRows(Grids(locators: cubes.map(\.locator), widths: cubes.map(\.header.width)))
+      locateRows(Grids(locators: locators, widths: widths))
     }
   }
 
@@ -163,8 +183,8 @@ public struct TileRenderer: Sendable {
     }
   }
 
-  /// Sea, land and coastline from each cube's land mask.
-  private mutating func paintLand(cubes: [Cube]) {
+  /// Sea, land and coastline from each cube's land mask at `positions` (one per cube).
+  private mutating func paintLand(cubes: [Cube], positions: [Int]) {
     let (size, span) = (Self.size, Self.span)
     let files = cubes.map(\.file)
     let colours: [UInt32] = [
@@ -179,7 +199,8 @@ public struct TileRenderer: Sendable {
           } else if point % span > 0, key == keys[point - 1] {
             kinds[point] = kinds[point - 1]
           } else {
-            let isLand = files[key >> Self.cellBits].isLand(cell: key & Self.cellMask)
+            let source = key >> Self.cellBits
+            let isLand = files[source].isLand(cell: key & Self.cellMask, position: positions[source])
             kinds[point] = isLand.map { $0 ? 2 : 1 } ?? 3
           }
         }
@@ -241,5 +262,47 @@ struct Grids: CellFinder {
       }
     }
     return -1
+  }
+}
+
+/// Several grids in answering order, each at two positions (a moving grid between two steps
+/// it holds at different places): the first that holds the point at both answers. The key
+/// numbers the pair of cells, in order of first meeting, since two cell indices do not fit
+/// one key beside the cube's index.
+struct PairGrids: CellFinder {
+  let earlier: [GridLocator]
+  let later: [GridLocator]
+  let widths: [Int]
+  let pairs: CellPairs
+
+  func key(_ latitude: Double, _ longitude: Double) -> Int {
+    for index in earlier.indices {
+      guard
+        let (i, j) = earlier[index].nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in }),
+        let (li, lj) = later[index].nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in })
+      else { continue }
+      return index << TileRenderer.cellBits | pairs.number(j * widths[index] + i, lj * widths[index] + li, of: index)
+    }
+    return -1
+  }
+}
+
+/// The pairs of cells one tile's points read, numbered in order of first meeting: a tile's
+/// grid has 257 × 257 points, so the numbers stay far below 2^`TileRenderer.cellBits`.
+final class CellPairs {
+  private var numbers: [Pair: Int] = [:]
+
+  struct Pair: Hashable {
+    let source: Int
+    let earlier: Int
+    let later: Int
+  }
+
+  func number(_ earlier: Int, _ later: Int, of source: Int) -> Int {
+    let pair = Pair(source: source, earlier: earlier, later: later)
+    if let known = numbers[pair] { return known }
+    let next = numbers.count
+    numbers[pair] = next
+    return next
   }
 }

@@ -63,9 +63,13 @@ public final class TileService: Sendable {
       }
     }
     let box = WebMercator.bounds(tile)
-    let inside = answering.filter {
-      DomainBounds($0).overlaps(
-        south: box.south, west: box.west, north: box.north, east: box.east, margin: Self.margin($0))
+    // A moving grid counts where it is at the steps the layer reads at `time`.
+    let inside = answering.filter { cube in
+      let steps = layer.steps(of: cube, at: time)
+      return DomainBounds(cube, position: cube.position(ofStep: steps.lowerBound)).union(
+        DomainBounds(cube, position: cube.position(ofStep: steps.upperBound))
+      ).overlaps(
+        south: box.south, west: box.west, north: box.north, east: box.east, margin: Self.margin(cube))
     }
     let newestStart = catalog.cubes.map(\.header.runStart).max() ?? 0
     let age = time < newestStart ? Self.longAge : Self.shortAge

@@ -16,6 +16,6 @@ extension Cube {
         longitude: Self.signedLongitude(grid.longitudes[cell]), method: .nearest)
     }
     guard isMoving else { return at(0) }
-    return PointLocation(positions: locators.indices.map(at), anchor: 0, here: at(0))
+    return PointLocation(following: .index, anchor: 0, here: at(0), selection: .nearest, latitude: 0, longitude: 0)
   }
 }

@@ -1,4 +1,5 @@
 import GridGeometry
+import Meteorology
 
 extension Cube {
   /// How many positions the grid takes during the run: 1 unless it moves (a
@@ -17,8 +18,7 @@ extension Cube {
   /// made.
   public func contains(_ location: PointLocation, step: Int) -> Bool {
     guard location.maker.value == identity.value, (0..<stepCount).contains(step) else { return false }
-    guard let positions = location.positions else { return true }
-    return positions[stepPositions[step]] != nil
+    return place(location, position: position(ofStep: step)) != nil
   }
 
   /// The maximal stretches of steps at which the point `location` was made for lies in the
@@ -26,11 +26,13 @@ extension Cube {
   /// another cube made.
   public func coveredSteps(_ location: PointLocation) -> [Range<Int>] {
     guard location.maker.value == identity.value else { return [] }
-    guard location.positions != nil else { return [0..<stepCount] }
+    guard location.isMoving else { return [0..<stepCount] }
+    // Each position is asked once.
+    let holds = locators.indices.map { place(location, position: $0) != nil }
     var stretches: [Range<Int>] = []
     var start: Int?
     for step in 0..<stepCount {
-      let inside = contains(location, step: step)
+      let inside = holds[stepPositions[step]]
       if inside, start == nil { start = step }
       if !inside, let first = start {
         stretches.append(first..<step)
@@ -46,14 +48,19 @@ extension Cube {
   /// point is outside the grid at that step, the step is outside the run, or another cube
   /// made `location`.
   public func location(_ location: PointLocation, atStep step: Int) -> PointLocation? {
-    guard contains(location, step: step) else { return nil }
-    return location.positions == nil ? location : location.anchored(at: stepPositions[step])
+    guard location.maker.value == identity.value, (0..<stepCount).contains(step) else { return nil }
+    guard location.isMoving else { return location }
+    let position = stepPositions[step]
+    return place(location, position: position).map {
+      PointLocation(
+        following: location.following, anchor: position, here: $0, selection: location.selection,
+        latitude: location.pointLatitude, longitude: location.pointLongitude)
+    }
   }
 
-  /// Where a point falls in a moving grid: its cell or stencil in every position, found
-  /// with that position's own locator. `outsideDomain` when no position contains it; the
+  /// Where a point falls in a moving grid. `outsideDomain` when no position holds it; the
   /// location's public fields are those of the first step that does (positions are
-  /// numbered in order of first use, so that is the lowest position containing it).
+  /// numbered in order of first use, so that is the lowest position holding it).
   @usableFromInline
   @inline(never)
   func locateMoving(
@@ -61,22 +68,19 @@ extension Cube {
   ) throws(QueryError)
     -> PointLocation
   {
-    var found: [PointLocation?] = []
-    found.reserveCapacity(locators.count)
-    var first: Int?
     for position in locators.indices {
-      let here = located(latitude: latitude, longitude: longitude, method: method, position: position)
-      if here != nil, first == nil { first = position }
-      found.append(here)
+      guard let here = located(latitude: latitude, longitude: longitude, method: method, position: position) else {
+        continue
+      }
+      return PointLocation(
+        following: .point, anchor: position, here: here, selection: .nearest, latitude: latitude,
+        longitude: longitude)
     }
-    guard let first, let here = found[first] else {
-      throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
-    }
-    return PointLocation(positions: found, anchor: first, here: here)
+    throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
   }
 
   /// The point's cell (or bilinear stencil) in one position, nil when the position does not
-  /// contain it: the one-position `locate` over that position's locator and coordinates.
+  /// hold it: the one-position `locate` over that position's locator and coordinates.
   func located(latitude: Double, longitude: Double, method: InterpolationMethod, position: Int) -> PointLocation? {
     let locator = locators[position]
     let (latitudes, longitudes) = (locator.grid.latitudes, locator.grid.longitudes)
@@ -102,13 +106,80 @@ extension Cube {
     }
   }
 
-  /// The point in the position of step `step` of a moving grid, when the grid contains it
-  /// there and, for a time `remainder` seconds past the step, at the next step too (an
-  /// instant between two steps needs both); nil otherwise.
+  /// The location, as a one-position location to read with, of `location`'s point in
+  /// position `position`: `location` itself on a grid that does not move (and in its own
+  /// anchor position); the point located there, its cell selection applied, otherwise. nil
+  /// when that position does not hold the point.
   @usableFromInline
-  func placed(_ location: PointLocation, step: Int, remainder: Int64) -> PointLocation? {
-    guard let positions = location.positions, let here = positions[stepPositions[step]] else { return nil }
-    guard remainder == 0 || positions[stepPositions[step + 1]] != nil else { return nil }
-    return here
+  func place(_ location: PointLocation, position: Int) -> PointLocation? {
+    switch location.following {
+    case .fixed:
+      return location
+    case .index:
+      let grid = locators[position].grid
+      return PointLocation(
+        maker: identity, i: location.i, j: location.j, width: width, latitude: Double(grid.latitudes[location.cell]),
+        longitude: Self.signedLongitude(grid.longitudes[location.cell]), method: .nearest)
+    case .point:
+      guard
+        let here = located(
+          latitude: location.pointLatitude, longitude: location.pointLongitude, method: location.method,
+          position: position)
+      else { return nil }
+      guard location.selection != .nearest else { return here }
+      return select(
+        location.selection, latitude: location.pointLatitude, longitude: location.pointLongitude, from: here,
+        position: position)
+    }
+  }
+
+  /// `value(_:latitude:longitude:time:method:)` on a moving grid: the point located, then
+  /// read. Out of line, so that a fixed grid's path stays as it was.
+  @usableFromInline
+  @inline(never)
+  func movingValue(
+    _ metric: QueryMetric, latitude: Double, longitude: Double, time: Int64, method: InterpolationMethod
+  ) throws(QueryError) -> Double? {
+    try read(metric, at: locate(latitude: latitude, longitude: longitude, method: method), time: time)
+  }
+
+  /// `temporal` on a moving grid: each step read at the point's own cells in that step's
+  /// position, so that between two positions the values are interpolated, never the
+  /// indices; missing where a step's position does not hold the point.
+  @usableFromInline
+  @inline(never)
+  func movingTemporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
+    between(slot, step: step, remainder: remainder) { step in
+      place(location, position: stepPositions[step]).flatMap { spatial(slot, step: step, $0) }
+    }
+  }
+
+  /// Whether the sun is up at a point of a moving grid, at its cell in the position of
+  /// step `step`: nil unless that position holds the point and, for a time `remainder`
+  /// seconds past the step, the next step's does too (an instant between two steps needs
+  /// both).
+  @usableFromInline
+  @inline(never)
+  func movingIsDay(_ location: PointLocation, step: Int, remainder: Int64, time: Int64) -> Double? {
+    guard let here = place(location, position: stepPositions[step]) else { return nil }
+    guard remainder == 0 || place(location, position: stepPositions[step + 1]) != nil else { return nil }
+    return SolarEvents.isDay(latitude: here.latitude, longitude: here.longitude, at: time) ? 1 : 0
+  }
+
+  /// Calls `body` with each stretch of `range` whose steps share a position, and the point
+  /// in that position (nil where it does not hold the point): one locator lookup per
+  /// stretch, not per step.
+  @usableFromInline
+  func forEachStretch(
+    of location: PointLocation, in range: Range<Int>, _ body: (Range<Int>, PointLocation?) -> Void
+  ) {
+    var start = range.lowerBound
+    while start < range.upperBound {
+      let position = stepPositions[start]
+      var end = start + 1
+      while end < range.upperBound, stepPositions[end] == position { end += 1 }
+      body(start..<end, place(location, position: position))
+      start = end
+    }
   }
 }

@@ -33,8 +33,8 @@ extension Cube {
     try check(metric)
     try check(location)
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
-    if let positions = location.positions {
-      movingSeries(metric, at: positions, steps: range, into: output)
+    if location.isMoving {
+      movingSeries(metric, at: location, steps: range, into: output)
       return
     }
     switch metric.source {
@@ -117,18 +117,13 @@ extension Cube {
         fetch(southWest + north + east, steps)
       }
     }
-    guard let positions = location.positions else {
+    guard location.isMoving else {
       fetch(location, range)
       return
     }
     // Each stretch of steps in one position is one contiguous read at that position's cells.
-    var start = range.lowerBound
-    while start < range.upperBound {
-      let position = stepPositions[start]
-      var end = start + 1
-      while end < range.upperBound, stepPositions[end] == position { end += 1 }
-      if let here = positions[position] { fetch(here, start..<end) }
-      start = end
+    forEachStretch(of: location, in: range) { steps, here in
+      if let here { fetch(here, steps) }
     }
   }
 
@@ -161,46 +156,40 @@ extension Cube {
     }
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     guard let start = output.baseAddress, !range.isEmpty else { return }
-    guard let positions = location.positions else {
+    guard location.isMoving else {
       file.words(metric: slot, cell: location.cell, steps: range, into: start)
       return
     }
-    // Each step's word at the point's cell in that step's position; missing where outside.
-    for (index, step) in range.enumerated() {
-      output[index] =
-        positions[stepPositions[step]].map { file.word(metric: slot, cell: $0.cell, step: step) }
-        ?? WordDecoding.missing
+    // Each stretch of steps in one position at the point's cell there; missing where the
+    // position does not hold the point.
+    forEachStretch(of: location, in: range) { steps, here in
+      let at = start + (steps.lowerBound - range.lowerBound)
+      guard let here else {
+        at.update(repeating: WordDecoding.missing, count: steps.count)
+        return
+      }
+      file.words(metric: slot, cell: here.cell, steps: steps, into: at)
     }
   }
 
   /// `series(_:at:steps:into:)` on a moving grid: each step read at the point's cells in
-  /// that step's position (`positions`), NaN where the position does not contain it.
+  /// that step's position, NaN where the position does not hold it.
   @usableFromInline
+  @inline(never)
   func movingSeries(
-    _ metric: QueryMetric, at positions: [PointLocation?], steps range: Range<Int>,
+    _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
     into output: UnsafeMutableBufferPointer<Double>
   ) {
-    for (index, step) in range.enumerated() {
-      guard let here = positions[stepPositions[step]] else {
-        output[index] = .nan
-        continue
+    forEachStretch(of: location, in: range) { steps, here in
+      let offset = steps.lowerBound - range.lowerBound
+      let part = UnsafeMutableBufferPointer(rebasing: output[offset..<(offset + steps.count)])
+      guard let here else {
+        part.update(repeating: .nan)
+        return
       }
-      switch metric.source {
-      case .stored(let slot):
-        output[index] = spatial(slot, step: step, here) ?? .nan
-      case .windSpeed(let u, let v), .windDirection(let u, let v):
-        guard let east = spatial(u, step: step, here), let north = spatial(v, step: step, here) else {
-          output[index] = .nan
-          continue
-        }
-        let speed = if case .windSpeed = metric.source { true } else { false }
-        output[index] = speed ? Wind.speed(u: east, v: north) : Wind.direction(u: east, v: north)
-      case .sunUp:
-        let up = SolarEvents.isDay(latitude: here.latitude, longitude: here.longitude, at: time(ofStep: step))
-        output[index] = up ? 1 : 0
-      case .absent:
-        output[index] = .nan
-      }
+      // One position: the fixed grid's series at the point's cell there. Its own handles,
+      // so it does not throw.
+      try? series(metric, at: here, steps: steps, into: part)
     }
   }
 

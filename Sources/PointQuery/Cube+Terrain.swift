@@ -16,19 +16,23 @@ extension Cube {
   ) throws(QueryError) -> PointLocation {
     try check(location)
     guard selection != .nearest, location.method == .nearest, file.hasTerrain else { return location }
-    guard let positions = location.positions else {
+    switch location.following {
+    case .fixed:
       return select(selection, latitude: latitude, longitude: longitude, from: location, position: 0)
+    case .index:
+      return location
+    case .point:
+      // Each position applies the selection when it is read; the fields show the anchor's.
+      let anchor = Int(location.anchor)
+      let here = select(selection, latitude: latitude, longitude: longitude, from: location, position: anchor)
+      return PointLocation(
+        following: .point, anchor: anchor, here: here, selection: selection, latitude: location.pointLatitude,
+        longitude: location.pointLongitude)
     }
-    let moved = positions.enumerated().map { position, here in
-      here.map { select(selection, latitude: latitude, longitude: longitude, from: $0, position: position) }
-    }
-    // The same anchor as `location`'s, which contains the point.
-    guard let here = moved[location.anchor] else { return location }
-    return PointLocation(positions: moved, anchor: location.anchor, here: here)
   }
 
   /// `selecting` in one position, from that position's coordinates and land mask.
-  private func select(
+  func select(
     _ selection: CellSelection, latitude: Double, longitude: Double, from location: PointLocation, position: Int
   ) -> PointLocation {
     let wantLand = selection == .land
@@ -65,7 +69,7 @@ extension Cube {
   public func terrainHeight(at location: PointLocation) throws(QueryError) -> Double? {
     try check(location)
     guard file.hasTerrain else { return nil }
-    return height(at: location, position: location.anchor)
+    return height(at: location, position: Int(location.anchor))
   }
 
   /// The model's terrain height at a location at step `step` (in `0..<stepCount`), metres,
@@ -94,6 +98,6 @@ extension Cube {
   /// `location`.
   public func isLand(at location: PointLocation) throws(QueryError) -> Bool? {
     try check(location)
-    return file.isLand(cell: location.cell, position: location.anchor)
+    return file.isLand(cell: location.cell, position: Int(location.anchor))
   }
 }

@@ -271,10 +271,8 @@ public final class Cube: Sendable {
     guard time >= firstTime, time <= firstTime + Int64(stepCount - 1) * stepLength else {
       throw .timeOutsideRun(time: time, run: run, first: firstTime, last: lastTime)
     }
-    // A moving grid locates the point in each position; see `locateMoving`.
-    if isMoving {
-      return try read(metric, at: locateMoving(latitude: latitude, longitude: longitude, method: method), time: time)
-    }
+    // Out of line, so that a fixed grid's path stays as it was.
+    if isMoving { return try movingValue(metric, latitude: latitude, longitude: longitude, time: time, method: method) }
     let step = min(Int(Double(time - firstTime) * inverseStep), stepCount - 1)
     let (first, second): (Int, Int) =
       switch metric.source {
@@ -394,10 +392,8 @@ public final class Cube: Sendable {
       else { return nil }
       return Wind.direction(u: east, v: north)
     case .sunUp:
-      guard let place = location.positions == nil ? location : placed(location, step: step, remainder: remainder) else {
-        return nil
-      }
-      return SolarEvents.isDay(latitude: place.latitude, longitude: place.longitude, at: time) ? 1 : 0
+      if location.isMoving { return movingIsDay(location, step: step, remainder: remainder, time: time) }
+      return SolarEvents.isDay(latitude: location.latitude, longitude: location.longitude, at: time) ? 1 : 0
     case .absent:
       return nil
     }
@@ -405,13 +401,7 @@ public final class Cube: Sendable {
 
   @inlinable
   func temporal(_ slot: Int, step: Int, remainder: Int64, _ location: PointLocation) -> Double? {
-    if let positions = location.positions {
-      // Each step at the point's own cells in that step's position: between two positions
-      // the values are interpolated, never the indices.
-      return between(slot, step: step, remainder: remainder) { step in
-        positions[stepPositions[step]].flatMap { spatial(slot, step: step, $0) }
-      }
-    }
+    if location.isMoving { return movingTemporal(slot, step: step, remainder: remainder, location) }
     guard location.method == .nearest || categorical[slot] else {
       return between(slot, step: step, remainder: remainder) { spatial(slot, step: $0, location) }
     }

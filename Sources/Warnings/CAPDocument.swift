@@ -4,7 +4,7 @@ import XMLText
 
 /// A point's warnings as a CAP 1.2 alert (OASIS Common Alerting Protocol, namespace
 /// `urn:oasis:names:tc:emergency:cap:1.2`): one `info` block per warning, its `area` the
-/// model cell's outline (docs/alerts.md).
+/// model cells' outlines (docs/alerts.md).
 ///
 /// An evaluation with no warning is an alert with no `info` block, which the CAP 1.2
 /// schema allows (`info` is optional), and a `note` saying that nothing is in force: a
@@ -40,13 +40,14 @@ public struct CAPDocument: Sendable {
     }
     let where_ =
       "\(cell.provenance.model).\(cell.provenance.domain).\(cell.provenance.run)"
-      + ".\(cell.provenance.i).\(cell.provenance.j)"
+      + ".\(cell.i).\(cell.j)"
     guard !warnings.isEmpty else { return "nwpcube.\(Self.token(where_)).none.\(UTC.runIdentifier(evaluation.start))" }
     var digest = FNV1a()
     for warning in warnings {
       let p = warning.cell.provenance
       digest.add(
-        "\(warning.rule.id)|\(p.model)|\(p.domain)|\(p.run)|\(p.i)|\(p.j)|\(warning.onset)|\(warning.expires)\n")
+        "\(warning.rule.id)|\(p.model)|\(p.domain)|\(p.run)|\(warning.cell.i)|\(warning.cell.j)|\(warning.onset)|\(warning.expires)\n"
+      )
     }
     return "nwpcube.\(Self.token(where_)).\(digest.hex)"
   }
@@ -107,8 +108,9 @@ public struct CAPDocument: Sendable {
       out += "    </parameter>\n"
     }
     out += "    <area>\n"
-    Self.element(&out, "areaDesc", warning.cell.areaDescription, indent: 3)
-    Self.element(&out, "polygon", warning.cell.polygon, indent: 3)
+    Self.element(&out, "areaDesc", warning.areaDescription, indent: 3)
+    // CAP's area is the union of its polygons: a moving nest's cells at the warning's hours.
+    for cell in warning.area { Self.element(&out, "polygon", cell.polygon, indent: 3) }
     out += "    </area>\n"
     out += "  </info>\n"
   }

@@ -12,14 +12,26 @@ public struct Warning: Sendable {
   public let peak: Double
   /// The model cell whose forecast triggered it (that of the run's first hour).
   public let cell: WarningCell
+  /// Every cell the warning's hours read, `cell` first, each outline once: one cell for a
+  /// grid that does not move; for a moving nest, the place's cell at each position the nest
+  /// held at those hours. The warning's area is their union.
+  public let area: [WarningCell]
 
-  public init(rule: WarningRule, onset: Int64, expires: Int64, peak: Double, cell: WarningCell) {
+  /// A warning for `cell` and, when given, the further cells of `area` (`cell` is added
+  /// first when `area` does not start with it).
+  public init(
+    rule: WarningRule, onset: Int64, expires: Int64, peak: Double, cell: WarningCell, area: [WarningCell] = []
+  ) {
     self.rule = rule
     self.onset = onset
     self.expires = expires
     self.peak = peak
     self.cell = cell
+    self.area = area.first?.polygon == cell.polygon ? area : [cell] + area
   }
+
+  /// The area named for people: the cells' descriptions, joined by "; ".
+  public var areaDescription: String { area.map(\.areaDescription).joined(separator: "; ") }
 
   /// Hours from onset to expiry.
   public var hours: Int { Int((expires - onset) / 3_600) }

@@ -102,20 +102,28 @@ public struct WarningEvaluator: Sendable {
         let stamp = run.lowerBound + stampOffset
         let runValues = converted[run].compactMap { $0 }
         let peak = (rule.comparison == .above ? runValues.max() : runValues.min()) ?? rule.threshold
-        guard let source = series.sourceOfHour[stamp], let cell = cells.cell(series.provenance[source]) else {
-          continue
+        // The cells the run's hours were read from: one for a grid that does not move; for
+        // a moving nest, the place's cell at each position the nest held at those hours.
+        var area: [WarningCell] = []
+        for hour in run {
+          guard let source = series.sourceOfHour[hour + stampOffset] else { continue }
+          let read = cells.cells(
+            series.provenance[source], at: series.hours[hour + stampOffset].instant, temporal: rule.metric.temporal)
+          for cell in read where !area.contains(where: { $0.polygon == cell.polygon }) { area.append(cell) }
         }
+        guard series.sourceOfHour[stamp] != nil, let cell = area.first else { continue }
         let warning = Warning(
           rule: rule, onset: start + Int64(run.lowerBound) * 3_600,
-          expires: start + Int64(run.upperBound) * 3_600, peak: peak, cell: cell)
+          expires: start + Int64(run.upperBound) * 3_600, peak: peak, cell: cell, area: area)
         found.append((order, warning))
       }
     }
+    // The first covered hour's cell, in the position a moving nest held then.
     let firstCell =
       outlineFirstCell
-      ? series.sourceOfHour[first...(first + hours)].lazy.compactMap { $0 }.first.flatMap {
-        cells.cell(series.provenance[$0])
-      } : nil
+      ? (first...(first + hours)).lazy.compactMap { hour in
+        series.sourceOfHour[hour].map { (series.provenance[$0], series.hours[hour].instant) }
+      }.first.flatMap { cells.cells($0.0, at: $0.1, temporal: .instant).first } : nil
     return WarningEvaluation(
       warnings: found.sorted { ($0.warning.onset, $0.order) < ($1.warning.onset, $1.order) }.map(\.warning),
       start: start, hours: hours, cell: firstCell)

@@ -31,6 +31,9 @@ public struct MovingGridSpec: Sendable {
   public var gridSpacing = 3000.0
   /// Whether the cube has a terrain section (heights and a land mask by place).
   public var terrain = true
+  /// Metres added to every height of each position (none when shorter), for a nest whose
+  /// terrain at a place changes when it moves.
+  public var heightOffsets: [Double] = []
 
   public init() {}
 
@@ -83,7 +86,10 @@ public struct MovingGridSpec: Sendable {
       projection: CubeProjection(code: 0, parameters: []), metrics: Self.metrics)
     let grids = shifts.indices.map { position in
       let (latitudes, longitudes) = coordinates(position: position)
-      let heights = zip(latitudes, longitudes).map { Float(Self.height(latitude: Double($0), longitude: Double($1))) }
+      let offset = position < heightOffsets.count ? heightOffsets[position] : 0
+      let heights = zip(latitudes, longitudes).map {
+        Float(Self.height(latitude: Double($0), longitude: Double($1)) + offset)
+      }
       let mask = zip(latitudes, longitudes).map {
         Self.isLand(latitude: Double($0), longitude: Double($1)) ? UInt8(1) : 0
       }
@@ -129,5 +135,37 @@ extension MovingGridSpec {
     if inside(x, width, margin) && inside(y, height, margin) { return true }
     if !inside(x, width, -margin) || !inside(y, height, -margin) { return false }
     return nil
+  }
+}
+
+extension MovingGridSpec {
+  /// A run of two domains written into `store`: d01 fixed (0.3° cells over the whole area,
+  /// a regular grid) and d02 moving (0.1° cells) over eight hourly steps: east by 8 cells
+  /// and north by 3 at step 2, back to 2 east and 1 north at step 4, then to the second
+  /// position again. 38.6, −9.45 lies in d02's first and third positions, not its second.
+  @discardableResult
+  public static func nestedRun(into store: String) throws -> (outer: MovingGridSpec, nest: MovingGridSpec) {
+    var outer = MovingGridSpec()
+    (outer.width, outer.height, outer.spacing, outer.skew) = (14, 12, 0.3, 0)
+    (outer.originLatitude, outer.originLongitude) = (37.0, -11.5)
+    (outer.domain, outer.gridSpacing) = ("d01", 9000)
+    outer.stepPositions = Array(repeating: 0, count: 8)
+    var nest = MovingGridSpec()
+    nest.shifts = [(0, 0), (8, 3), (2, 1)]
+    nest.stepPositions = [0, 0, 1, 1, 2, 2, 1, 1]
+    _ = try outer.write(into: store)
+    _ = try nest.write(into: store)
+    return (outer, nest)
+  }
+
+  /// The temperature the brute force gives at step `step`: the field at the great-circle
+  /// nearest mass point of the step's position.
+  public func nearestTemperature(latitude: Double, longitude: Double, step: Int) -> Double {
+    let (latitudes, longitudes) = coordinates(position: stepPositions[step])
+    let cell = BruteForce.nearest(
+      latitude: latitude, longitude: longitude, latitudes: latitudes, longitudes: longitudes
+    )
+    .index
+    return Self.temperature(latitude: Double(latitudes[cell]), longitude: Double(longitudes[cell]), step: step)
   }
 }

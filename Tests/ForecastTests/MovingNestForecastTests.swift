@@ -10,21 +10,8 @@ import _TestSupport
 /// comes to and leaves answers each hour from the nest where its grid holds the point then,
 /// from the outer domain elsewhere, and its provenance says which domain answered each hour.
 @Suite struct MovingNestForecastTests {
-  /// d01 fixed (0.3° cells over the whole area), d02 moving (0.1° cells) over eight hourly
-  /// steps: east by 8 cells and north by 3 at step 2, back to 2 east and 1 north at step 4,
-  /// then to the second position again.
   static func makeStore(_ directory: String) throws -> (outer: MovingGridSpec, nest: MovingGridSpec) {
-    var outer = MovingGridSpec()
-    (outer.width, outer.height, outer.spacing, outer.skew) = (14, 12, 0.3, 0)
-    (outer.originLatitude, outer.originLongitude) = (37.0, -11.5)
-    (outer.domain, outer.gridSpacing) = ("d01", 9000)
-    outer.stepPositions = Array(repeating: 0, count: 8)
-    var nest = MovingGridSpec()
-    nest.shifts = [(0, 0), (8, 3), (2, 1)]
-    nest.stepPositions = [0, 0, 1, 1, 2, 2, 1, 1]
-    _ = try outer.write(into: directory)
-    _ = try nest.write(into: directory)
-    return (outer, nest)
+    try MovingGridSpec.nestedRun(into: directory)
   }
 
   @Test func eachHourComesFromTheNestWhereItHoldsThePointAndFromTheOuterDomainElsewhere() throws {
@@ -81,6 +68,40 @@ import _TestSupport
       if domains.count == 2 { crossing += 1 }
     }
     #expect(crossing > 30, "\(crossing) of \(points) points saw both domains")
+  }
+
+  @Test func anElevationCorrectionUsesTheModelTerrainOfEachStepsPosition() throws {
+    let directory = SampleFiles.temporaryDirectory("moving-elevation")
+    defer { SampleFiles.remove(directory) }
+    // One nest alone, holding the point in both its positions (so that one stretch spans the
+    // move), whose terrain is 300 m higher everywhere in the second.
+    var nest = MovingGridSpec()
+    nest.shifts = [(0, 0), (1, 1)]
+    nest.stepPositions = [0, 0, 1, 1]
+    nest.heightOffsets = [0, 300]
+    _ = try nest.write(into: directory)
+    let forecaster = Forecaster(store: try ForecastStore(path: directory))
+    let instants = (0..<4).map { nest.firstTime + Int64($0) * 3600 }
+    let (latitude, longitude) = (38.6, -9.45)
+    let series = try forecaster.hourly(
+      ForecastRequest(latitude: latitude, longitude: longitude, elevation: 0), metrics: [.temp], instants: instants)
+    let temps = try #require(series.values(of: .temp))
+    #expect(Set(series.sourceOfHour) == [0])
+    for step in 0..<4 {
+      let position = nest.stepPositions[step]
+      let (latitudes, longitudes) = nest.coordinates(position: position)
+      let cell = BruteForce.nearest(
+        latitude: latitude, longitude: longitude, latitudes: latitudes, longitudes: longitudes
+      ).index
+      let (cellLatitude, cellLongitude) = (Double(latitudes[cell]), Double(longitudes[cell]))
+      let height =
+        MovingGridSpec.height(latitude: cellLatitude, longitude: cellLongitude) + nest.heightOffsets[position]
+      let expected =
+        MovingGridSpec.temperature(latitude: cellLatitude, longitude: cellLongitude, step: step)
+        + ElevationCorrection.shift(modelHeight: height, target: 0)
+      let got = try #require(temps[step], "step \(step)")
+      #expect(abs(got - expected) <= 0.03, "step \(step): \(got) vs \(expected)")
+    }
   }
 
   @Test func theCatalogMakesOneSourcePerStretchTheNestHoldsThePoint() throws {

@@ -238,6 +238,17 @@ import _TestSupport
       #expect(abs(height - expected) < 0.01)
     }
     #expect(cube.location(location, atStep: 0)?.i != cube.location(location, atStep: 2)?.i)
+    // A cell named by index is that cell in every position, wherever it lies.
+    let indexed = try #require(cube.location(i: 3, j: 4))
+    for step in 0..<4 {
+      let here = try #require(cube.location(indexed, atStep: step))
+      let (latitudes, _) = spec.coordinates(position: spec.stepPositions[step])
+      #expect(here.i == 3 && here.j == 4 && here.latitude == Double(latitudes[4 * spec.width + 3]))
+      let value = try cube.value(cube.metric("temp"), at: indexed, time: cube.time(ofStep: step))
+      let expected = MovingGridSpec.temperature(
+        latitude: here.latitude, longitude: here.longitude, step: step)
+      #expect(abs((value ?? .nan) - expected) <= 0.026)
+    }
     // Selecting land near a point just west of the coast (−9.5): each position picks a land
     // cell of its own.
     let sea = try cube.locate(latitude: 38.8, longitude: -9.52, method: .nearest)

@@ -108,7 +108,7 @@ public func buildApplication(
     .register(on: router)
   WebPageRoutes(assets: WebAsset.load(from: BundledResources.directory.appendingPathComponent("web")))
     .register(on: router)
-  TileRoutes(store: store).register(on: router)
+  TileRoutes(store: store, clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   let application = Application(

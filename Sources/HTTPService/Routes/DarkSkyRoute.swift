@@ -102,7 +102,8 @@ struct DarkSkyRoute: Sendable {
     let uri = AlertsRoute.capURL(request, latitude: latitude, longitude: longitude)
     return warnings.map { warning in
       DarkSkyAlert(
-        title: warning.rule.title, regions: [warning.cell.areaDescription], severity: warning.rule.severity.darkSky,
+        title: warning.rule.title, regions: warning.area.map(\.areaDescription),
+        severity: warning.rule.severity.darkSky,
         time: warning.onset, expires: warning.expires, description: warning.rule.description, uri: uri)
     }
   }

@@ -3,10 +3,11 @@ import Hummingbird
 import MapTiles
 import NIOCore
 import Store
+import UTCTime
 
 /// The map routes: `GET /v1/tiles/{metric}/{time}/{z}/{x}/{y}.png` (XYZ Web Mercator tiles
 /// of a metric, or of the `land` base layer), `GET /v1/legend/{metric}.svg` and
-/// `GET /v1/domains` (each domain's extent, for a map to open on). docs/pictures.md
+/// `GET /v1/domains` (each domain's extent, for a map to open on, and where a moving nest is). docs/pictures.md
 /// describes them.
 ///
 /// Errors are Open-Meteo's shape, as on every `/v1/` path: 400 for a bad zoom, column, row
@@ -18,13 +19,19 @@ struct TileRoutes: Sendable {
   static let png = "image/png"
   static let svg = "image/svg+xml; charset=utf-8"
 
+  /// `/v1/domains`' parameter: the time a moving grid's extent is given at.
+  static let domainsParameters = ["time"]
+
   let store: ForecastStore
+  /// Now, Unix seconds: `/v1/domains`' default time.
+  let clock: @Sendable () -> Int64
+  let maximumQueryBytes: Int
   let tiles = TileService()
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.tilePath)) { request, _ in try tile(request) }
     router.get(RouterPath(Self.legendPath)) { request, _ in try legend(request) }
-    router.get(RouterPath(Self.domainsPath)) { _, _ in domains() }
+    router.get(RouterPath(Self.domainsPath)) { request, _ in try domains(request) }
   }
 
   /// A path segment as sent, percent-decoded here (the router's copy may or may not be);
@@ -86,20 +93,52 @@ struct TileRoutes: Sendable {
     return response
   }
 
-  func domains() -> Response {
+  /// Each domain's extent (its newest run's) at `time` (default now; either is clamped into
+  /// the run): where a moving grid is then. A moving grid adds every position it takes, with
+  /// its extent and the times it is there.
+  func domains(_ request: Request) throws -> Response {
+    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+    try query.rejectUnknown(
+      allowed: Self.domainsParameters + ForecastParameters.passedOn, listed: Self.domainsParameters)
+    var time = clock()
+    if let text = query["time"] {
+      do {
+        time = try TileService.parseTime(text)
+      } catch {
+        throw APIError.parameter(
+          "time", "\(QueryParameters.quoted(text)) is not a time; give a UTC time as 2026-06-20T12:00Z")
+      }
+    }
     var seen: Set<String> = []
     var items: [String] = []
     // Newest run first: the first cube of each domain is its newest run's.
     for cube in store.catalog.cubes where seen.insert(cube.name).inserted {
-      let bounds = DomainBounds(cube)
-      items.append(
-        JSONText.object([
-          ("model_domain", JSONText.string(cube.name)), ("south", JSONText.number(bounds.south, decimals: 4)),
-          ("west", JSONText.number(bounds.west, decimals: 4)), ("north", JSONText.number(bounds.north, decimals: 4)),
-          ("east", JSONText.number(bounds.east, decimals: 4)),
-        ]))
+      let step = cube.step(holding: time)
+      var fields = [("model_domain", JSONText.string(cube.name))]
+      fields += Self.extent(DomainBounds(cube, position: cube.position(ofStep: step)))
+      if cube.isMoving {
+        fields.append(("time", JSONText.string(UTC.iso8601(cube.time(ofStep: step)))))
+        var times = [[String]](repeating: [], count: cube.positionCount)
+        for step in 0..<cube.stepCount {
+          times[cube.position(ofStep: step)].append(JSONText.string(UTC.iso8601(cube.time(ofStep: step))))
+        }
+        let positions = times.indices.map { position in
+          JSONText.object(
+            Self.extent(DomainBounds(cube, position: position)) + [("times", JSONText.array(times[position]))])
+        }
+        fields.append(("positions", JSONText.array(positions)))
+      }
+      items.append(JSONText.object(fields))
     }
     return Responses.text(JSONText.object([("domains", JSONText.array(items))]), contentType: Responses.json)
+  }
+
+  /// An extent's four fields, to 4 decimals (11 m).
+  private static func extent(_ bounds: DomainBounds) -> [(String, String)] {
+    [
+      ("south", JSONText.number(bounds.south, decimals: 4)), ("west", JSONText.number(bounds.west, decimals: 4)),
+      ("north", JSONText.number(bounds.north, decimals: 4)), ("east", JSONText.number(bounds.east, decimals: 4)),
+    ]
   }
 
   static func httpError(_ error: TileError) -> APIError {

@@ -16,6 +16,7 @@ const slider = $("time");
 
 const view = { zoom: 5, x: 0, y: 0 }; // the centre in world pixels at `zoom`
 let times = []; // the store's whole UTC hours, in ms
+let domainList = []; // /v1/domains' answer: each domain's extent, and a moving nest's positions
 let place = null; // the clicked point, {latitude, longitude}
 
 function api(path, parameters = {}) {
@@ -82,12 +83,55 @@ function drawLayer(layer, urlOf) {
   }
 }
 
+// Where a domain is at `ms`: a moving nest's position at the step holding the time (the
+// latest of its times not after `ms`, the first before the run), as /v1/domains?time= gives it.
+function extentAt(domain, ms) {
+  if (!domain.positions) return domain;
+  let at = null;
+  let atTime = -Infinity;
+  let first = null;
+  let firstTime = Infinity;
+  for (const position of domain.positions) {
+    for (const text of position.times) {
+      const t = Date.parse(text);
+      if (t <= ms && t > atTime) [at, atTime] = [position, t];
+      if (t < firstTime) [first, firstTime] = [position, t];
+    }
+  }
+  return at ?? first;
+}
+
+// Each domain's outline (the extent of its cell centres) at the time shown: a moving nest's
+// follows it.
+function drawOutlines() {
+  if (!times.length) return;
+  const layer = $("outlines");
+  const ms = times[Number(slider.value)];
+  for (const domain of domainList) {
+    let box = [...layer.children].find((child) => child.dataset.domain === domain.model_domain);
+    if (!box) {
+      box = document.createElement("div");
+      box.className = domain.positions ? "outline moving" : "outline";
+      box.dataset.domain = domain.model_domain;
+      layer.append(box);
+    }
+    const extent = extentAt(domain, ms);
+    const corner = project(extent.north, extent.west, view.zoom);
+    const opposite = project(extent.south, extent.east, view.zoom);
+    box.style.left = `${corner.x - view.x + map.clientWidth / 2}px`;
+    box.style.top = `${corner.y - view.y + map.clientHeight / 2}px`;
+    box.style.width = `${opposite.x - corner.x}px`;
+    box.style.height = `${opposite.y - corner.y}px`;
+  }
+}
+
 function draw() {
   const time = selectedTime();
   if (!time) return;
   const metric = metricPicker.value;
   drawLayer($("base"), (z, x, y) => api(`/v1/tiles/land/${time}/${z}/${x}/${y}.png`));
   drawLayer($("overlay"), (z, x, y) => api(`/v1/tiles/${metric}/${time}/${z}/${x}/${y}.png`));
+  drawOutlines();
   const marker = $("marker");
   marker.hidden = !place;
   if (place) {
@@ -206,6 +250,7 @@ function showTime() {
 let timeTimer = 0;
 slider.addEventListener("input", () => {
   showTime();
+  drawOutlines();
   clearTimeout(timeTimer);
   timeTimer = setTimeout(scheduleDraw, 150);
 });
@@ -321,6 +366,7 @@ async function start() {
     }
     times = [...hours].sort((a, b) => a - b);
     if (!times.length || !domains.domains.length) throw new Error("the store holds no readable run yet");
+    domainList = domains.domains;
     const now = Date.now();
     const first = times.findIndex((t) => t >= now - 3600000);
     slider.max = String(times.length - 1);
