@@ -72,6 +72,18 @@ struct HourlyReader {
     self.segments = cut
   }
 
+  /// The cube of a segment's source and the location to read it with: the source's own, or
+  /// for a segment of a moving nest on its steps (which all share one position) the point
+  /// pinned to that position, so that its reads take a fixed grid's path rather than
+  /// locating the point again for every metric.
+  func cubeAndLocation(of segment: Segment, source index: Int) -> (Cube, PointLocation) {
+    let source = sources.sources[index]
+    guard source.cube.isMoving, let first = segment.firstStepIndex,
+      let pinned = source.cube.pinned(source.location, atStep: first)
+    else { return (source.cube, source.location) }
+    return (source.cube, pinned)
+  }
+
   /// The step of its source's cube whose model terrain `segment` reads: its first step, or
   /// for an instant between steps the step before it.
   func terrainStep(of segment: Segment) -> Int? {
@@ -242,7 +254,7 @@ struct HourlyReader {
   func prefetch(_ metrics: [Metric]) {
     for segment in segments {
       guard let index = segment.source, let first = segment.firstStepIndex else { continue }
-      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      let (cube, location) = cubeAndLocation(of: segment, source: index)
       let steps = first..<(first + segment.instants.count)
       for metric in metrics { cube.prefetchSeries(cube.metric(metric), at: location, steps: steps) }
     }
@@ -265,7 +277,7 @@ struct HourlyReader {
         for column in metrics.indices { output(column).update(repeating: .nan) }
         continue
       }
-      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      let (cube, location) = cubeAndLocation(of: segment, source: index)
       for (column, metric) in metrics.enumerated() {
         // The one metric of origin `.timeLaggedMembers`, compared as an integer: looking up
         // a metric's origin builds its whole definition, too much for every column read.
@@ -339,7 +351,7 @@ struct HourlyReader {
         continue
       }
       guard let first = segment.firstStepIndex else { return nil }
-      let (cube, location) = (sources.sources[index].cube, sources.sources[index].location)
+      let (cube, location) = cubeAndLocation(of: segment, source: index)
       let resolved = cube.metric(metric)
       guard let own = try? cube.wordDecoding(resolved, at: location), decoding == nil || decoding == own else {
         return nil

@@ -58,6 +58,18 @@ extension Cube {
     }
   }
 
+  /// `location` pinned to the position of step `step`: a location that reads the point's
+  /// cell (or stencil) in that position at every step, without locating it again, for a
+  /// reader of several steps that all share that position (the forecast's segments, which
+  /// are cut where the grid moves). Read at a step of another position, it would answer
+  /// from the wrong place: hence `package`, not public. `location` itself on a grid that
+  /// does not move; nil where the position does not hold the point or another cube made
+  /// `location`.
+  package func pinned(_ location: PointLocation, atStep step: Int) -> PointLocation? {
+    guard location.maker.value == identity.value, (0..<stepCount).contains(step) else { return nil }
+    return place(location, position: position(ofStep: step))
+  }
+
   /// Where a point falls in a moving grid. `outsideDomain` when no position holds it; the
   /// location's public fields are those of the first step that does (positions are
   /// numbered in order of first use, so that is the lowest position holding it).
