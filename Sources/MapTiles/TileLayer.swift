@@ -32,13 +32,18 @@ public enum TileLayer: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The steps of `cube` this layer reads at `time`: those the metric's value reads, or the
-  /// step holding `time` for the land mask. A moving grid is drawn at their positions.
+  /// The steps of `cube` whose positions this layer draws at `time`: those the metric's
+  /// value reads, or the step holding `time` for the land mask. A moving grid answers a
+  /// pixel only where it holds it at the first and the last of them; for a metric the first
+  /// is the hour before the first step read, as for points (`Cube.answeringSteps`), so that
+  /// the parent draws a move's leading edge, where the nest has no hourly amounts.
   func steps(of cube: Cube, at time: Int64) -> ClosedRange<Int> {
     switch self {
-    case .metric(let metric): cube.stepsRead(at: time, temporal: metric.temporal)
+    case .metric(let metric):
+      let read = cube.stepsRead(at: time, temporal: metric.temporal)
+      return cube.isMoving ? cube.hourBefore(step: read.lowerBound)...read.upperBound : read
     case .land:
-      cube.step(holding: time)...cube.step(holding: time)
+      return cube.step(holding: time)...cube.step(holding: time)
     }
   }
 }

@@ -30,8 +30,9 @@ import PointQuery
 /// **Moving grids.** A cube whose grid moves (a vortex-following nest) answers a pixel from
 /// the positions of the steps the value at `time` reads (`Cube.stepsRead`): at a step, that
 /// step's; between two steps, both for an instant, which is interpolated, and the later one
-/// for an amount or a class. Between two steps at different positions such a cube answers
-/// only the pixels it holds at both, so that where the nest is not, the next cube (its
+/// for an amount or a class; and, as for points (`Cube.answeringSteps`), the hour before
+/// (`TileLayer.steps`). Where those positions differ such a cube answers only the pixels
+/// it holds at the first and the last, so that where the nest is not, the next cube (its
 /// parent) shows; and a pixel's key is then the pair of cells it reads, so that colours are
 /// reused only between pixels reading the same two cells. The land layer takes the position
 /// of the step holding `time`.

@@ -27,19 +27,53 @@ extension Cube {
   public func coveredSteps(_ location: PointLocation) -> [Range<Int>] {
     guard location.maker.value == identity.value else { return [] }
     guard location.isMoving else { return [0..<stepCount] }
-    // Each position is asked once.
+    let inside = stepsHolding(location)
+    return Self.stretches(stepCount) { inside[$0] }
+  }
+
+  /// The stretches of steps at which this cube answers for the point in a catalog
+  /// (`RunCatalog.sources`): those of `coveredSteps`, less, in a grid that moves, every
+  /// step whose hour began with the point outside the grid (the step an hour earlier, or
+  /// the run's first step within its first hour: the step ingest subtracts accumulations
+  /// from). There the nest's hourly amounts and weather code are missing, since the place
+  /// had no earlier accumulation in the nest (docs/inputs.md), so the parent domain
+  /// answers that whole hour rather than a nest answer with holes in it.
+  public func answeringSteps(_ location: PointLocation) -> [Range<Int>] {
+    guard location.maker.value == identity.value else { return [] }
+    guard location.isMoving else { return [0..<stepCount] }
+    let inside = stepsHolding(location)
+    return Self.stretches(stepCount) { inside[$0] && inside[hourBefore(step: $0)] }
+  }
+
+  /// The step an hour before `step` (at least one step before it), or the run's first step
+  /// within the run's first hour: the step whose accumulation ingest subtracts from
+  /// `step`'s. A moving grid answers for a place at `step` only if it held the place then
+  /// too (`answeringSteps`).
+  public func hourBefore(step: Int) -> Int {
+    let hour = max(1, Int(3600 / stepLength))
+    return step >= hour ? step - hour : 0
+  }
+
+  /// Whether each step's position holds the point of a moving grid's `location`; each
+  /// position is asked once.
+  private func stepsHolding(_ location: PointLocation) -> [Bool] {
     let holds = locators.indices.map { place(location, position: $0) != nil }
+    return stepPositions.map { holds[$0] }
+  }
+
+  /// The maximal stretches of `0..<count` at whose steps `included` holds, in order.
+  private static func stretches(_ count: Int, _ included: (Int) -> Bool) -> [Range<Int>] {
     var stretches: [Range<Int>] = []
     var start: Int?
-    for step in 0..<stepCount {
-      let inside = holds[stepPositions[step]]
+    for step in 0..<count {
+      let inside = included(step)
       if inside, start == nil { start = step }
       if !inside, let first = start {
         stretches.append(first..<step)
         start = nil
       }
     }
-    if let first = start { stretches.append(first..<stepCount) }
+    if let first = start { stretches.append(first..<count) }
     return stretches
   }
 

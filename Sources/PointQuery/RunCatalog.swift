@@ -75,7 +75,7 @@ public struct RunCatalog: Sendable {
           found.append(.init(cube: cube, location: location))
           continue
         }
-        for steps in cube.coveredSteps(location) {
+        for steps in cube.answeringSteps(location) {
           found.append(.init(cube: cube, location: location, steps: steps))
         }
       } catch .outsideDomain {

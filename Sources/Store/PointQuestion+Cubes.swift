@@ -58,7 +58,7 @@ extension PointQuestion {
       } catch {
         return nil
       }
-      let spans = cube.coveredSteps(location).map {
+      let spans = cube.answeringSteps(location).map {
         cube.time(ofStep: $0.lowerBound)...cube.time(ofStep: $0.upperBound - 1)
       }
       if cube.isMoving {

@@ -45,10 +45,13 @@ import _TestSupport
       for index in instants.indices {
         let step = index / 2
         let between = index % 2 == 1
-        // The nest answers only where its grid holds the point at the step, and at both
-        // steps around a time between two.
+        // The nest answers only where its grid holds the point at the step and an hour
+        // before it (the step before, in this hourly run; the first step at the first),
+        // and at both steps around a time between two.
         let steps = between ? [step, step + 1] : [step]
-        let nestAnswers = steps.allSatisfy { inNest[nest.stepPositions[$0]] == true }
+        let nestAnswers = steps.allSatisfy { step in
+          [step, max(step - 1, 0)].allSatisfy { inNest[nest.stepPositions[$0]] == true }
+        }
         let (spec, grid) = nestAnswers ? (nest, grids[1]) : (outer, grids[0])
         func value(_ step: Int) -> Double {
           let position = spec.stepPositions[step]
@@ -117,16 +120,19 @@ import _TestSupport
     let spans = sources.sources.map { ($0.cube.header.domain, $0.firstTime, $0.lastTime) }
     let hour: Int64 = 3600
     let first = nest.firstTime
+    // Steps 0–1 and 4–5 hold the point; step 4's hour began without it (the move's leading
+    // edge, where the nest has no rain), so the nest answers again from step 5.
     #expect(spans.map(\.0) == ["d02", "d02", "d01"])
-    #expect(spans.map(\.1) == [first, first + 4 * hour, first])
+    #expect(spans.map(\.1) == [first, first + 5 * hour, first])
     #expect(spans.map(\.2) == [first + 1 * hour, first + 5 * hour, first + 7 * hour])
     // The points each stretch names are the cells of its own first step.
     let second = sources.sources[1]
-    let expected = second.cube.location(second.location, atStep: 4)
+    let expected = second.cube.location(second.location, atStep: 5)
     #expect(second.location == expected)
-    // A time the nest does not hold the point at falls to d01.
+    // A time the nest does not hold the point at, or did not an hour before, falls to d01.
     #expect(sources.source(at: first + 2 * hour)?.cube.header.domain == "d01")
-    #expect(sources.source(at: first + 4 * hour)?.cube.header.domain == "d02")
+    #expect(sources.source(at: first + 4 * hour)?.cube.header.domain == "d01")
+    #expect(sources.source(at: first + 5 * hour)?.cube.header.domain == "d02")
     // Between steps 1 and 2 the nest moves away: the outer domain answers.
     #expect(sources.source(at: first + hour + 1800)?.cube.header.domain == "d01")
   }

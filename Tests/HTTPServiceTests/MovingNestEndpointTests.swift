@@ -5,12 +5,13 @@ import _TestSupport
 @testable import HTTPService
 
 /// The HTTP APIs over a run whose d02 moves: each hour comes from d02 where its grid holds
-/// the point at that hour and from d01 where it has moved away, and the answer says which.
+/// the point at that hour and the hour before, and from d01 where it has moved away or has
+/// just arrived (its leading edge, without rain), and the answer says which.
 @Suite struct MovingNestEndpointTests {
   /// 38.6, −9.45: in d02's first and third positions (steps 0–1 and 4–5), not its second
-  /// (steps 2–3 and 6–7).
+  /// (steps 2–3 and 6–7); step 4 is the first of a return, so d01 answers it.
   static let (latitude, longitude) = (38.6, -9.45)
-  static let domains = ["d02", "d02", "d01", "d01", "d02", "d02", "d01", "d01"]
+  static let domains = ["d02", "d02", "d01", "d01", "d01", "d02", "d01", "d01"]
 
   @Test func openMeteoNamesTheDomainOfEachHourAndLegacyPointsFollowIt() async throws {
     let directory = SampleFiles.temporaryDirectory("moving-endpoint")

@@ -73,10 +73,14 @@ import _TestSupport
     let steps = !between ? [step] : metric.temporal == .instant ? [step, step + 1] : [step + 1]
     // The nest first (it is the finer), then the parent.
     for cube in cubes {
-      let grids = steps.map { step in
+      func grid(_ step: Int) -> Oracle {
         cube.header.domain == "d02" ? nestOracles[MovingStore.stepPositions[step]] : parentOracle
       }
-      let inside = grids.map { $0.contains(latitude, longitude) }
+      let grids = steps.map(grid)
+      // The nest must also have held the pixel an hour before the first step read: on its
+      // leading edge it has no hourly amounts, and the parent draws there, as for points.
+      let held = [max(steps[0] - 1, 0)] + steps
+      let inside = held.map { grid($0).contains(latitude, longitude) }
       if inside.contains(where: { $0 == nil }) { return nil }
       guard inside.allSatisfy({ $0 == true }) else { continue }
       let definition = cube.header.metrics[slot]
