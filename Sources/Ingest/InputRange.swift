@@ -49,13 +49,14 @@ struct InputRange: Sendable {
     "LANDMASK": InputRange(0, 1, "1"),
     "SWDOWN": InputRange(0, 1_500, "W/m²"),
     "PBLH": InputRange(0, 10_000, "m"),
-    // Accumulations since the run's start (mm): never negative; a week's worst rain is a
-    // few thousand millimetres. Bucket counts are whole buckets.
-    "RAINC": InputRange(0, 50_000, "mm"),
-    "RAINNC": InputRange(0, 50_000, "mm"),
-    "RAINSH": InputRange(0, 50_000, "mm"),
-    "SNOWNC": InputRange(0, 50_000, "mm"),
-    "HAILNC": InputRange(0, 50_000, "mm"),
+    // Accumulations since the run's start (mm): never below float round-off (a real WRF
+    // nest holds −7.5e-9 mm), which the amounts floor at 0; a week's worst rain is a few
+    // thousand millimetres. Bucket counts are whole buckets.
+    "RAINC": InputRange(-accumulationRoundOff, 50_000, "mm"),
+    "RAINNC": InputRange(-accumulationRoundOff, 50_000, "mm"),
+    "RAINSH": InputRange(-accumulationRoundOff, 50_000, "mm"),
+    "SNOWNC": InputRange(-accumulationRoundOff, 50_000, "mm"),
+    "HAILNC": InputRange(-accumulationRoundOff, 50_000, "mm"),
     "I_RAINC": InputRange(0, 1_000_000, "buckets"),
     "I_RAINNC": InputRange(0, 1_000_000, "buckets"),
     // Model levels.
