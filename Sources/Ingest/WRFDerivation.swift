@@ -187,7 +187,7 @@ struct WRFDerivation {
     }
     guard cells > 0 else { return [] }
     return [
-      "\(domain) moves (\(motion.positions.count) positions): \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") missing at \(cells) cell-steps on the leading edge of its moves (\(edgeSteps) steps), where the place was outside the nest an hour earlier and has no earlier accumulation in it to subtract; the parent domain's cube has those hours' amounts"
+      "\(domain) moves (\(motion.positions.count) positions): \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") missing at \(cells) cell-steps on the leading edge of its moves (\(edgeSteps) steps), where the place was outside the nest an hour earlier and has no earlier accumulation in it to subtract; queries and tiles answer those hours from the parent domain"
     ]
   }
 
