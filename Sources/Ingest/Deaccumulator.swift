@@ -1,3 +1,5 @@
+import CubeFormat
+
 /// Turns a field accumulated since the run's start into the amount in the hour ending at
 /// each step.
 ///
@@ -23,11 +25,10 @@ struct Deaccumulator {
   /// The step whose accumulation is subtracted from step `index`'s (`index` itself at the
   /// run's start), or nil when the amount at `index` cannot be known.
   func earlierStep(of index: Int) -> Int? {
-    let stepsPerHour = max(1, Int(3600 / stepSeconds))
-    if index >= stepsPerHour { return index - stepsPerHour }
     // Fewer than an hour of earlier steps: only the run's start makes this knowable, and
     // then the accumulation since the first step is the hour's so far.
-    return startsAtRunStart ? 0 : nil
+    guard index >= HourlyInterval.steps(stepSeconds: stepSeconds) || startsAtRunStart else { return nil }
+    return HourlyInterval.earlierStep(of: index, stepSeconds: stepSeconds)
   }
 
   /// The hourly amounts at a step, given its accumulated field and that of its

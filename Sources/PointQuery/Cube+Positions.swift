@@ -1,3 +1,4 @@
+import CubeFormat
 import GridGeometry
 import Meteorology
 
@@ -47,12 +48,9 @@ extension Cube {
 
   /// The step an hour before `step` (at least one step before it), or the run's first step
   /// within the run's first hour: the step whose accumulation ingest subtracts from
-  /// `step`'s. A moving grid answers for a place at `step` only if it held the place then
-  /// too (`answeringSteps`).
-  public func hourBefore(step: Int) -> Int {
-    let hour = max(1, Int(3600 / stepLength))
-    return step >= hour ? step - hour : 0
-  }
+  /// `step`'s (`HourlyInterval`). A moving grid answers for a place at `step` only if it
+  /// held the place then too (`answeringSteps`).
+  public func hourBefore(step: Int) -> Int { HourlyInterval.earlierStep(of: step, stepSeconds: stepLength) }
 
   /// Whether each step's position holds the point of a moving grid's `location`; each
   /// position is asked once.
