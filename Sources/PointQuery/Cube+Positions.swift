@@ -133,20 +133,12 @@ extension Cube {
       guard let (i, j) = locator.nearestCell(latitude: latitude, longitude: longitude, prefetch: { _ in }) else {
         return nil
       }
-      let cell = j * width + i
-      return PointLocation(
-        maker: identity, i: i, j: j, width: width, latitude: Double(latitudes[cell]),
-        longitude: Self.signedLongitude(longitudes[cell]), method: .nearest)
+      return nearestLocation(i: i, j: j, latitudes: latitudes, longitudes: longitudes)
     case .bilinear:
       guard let found = locator.position(latitude: latitude, longitude: longitude, prefetch: { _ in }) else {
         return nil
       }
-      let cell = found.j * width + found.i
-      let stencil = BilinearStencil(position: found, width: width, height: height, wrapsLongitude: locator.isGlobal)
-      return PointLocation(
-        maker: identity, i: found.i, j: found.j, width: width, latitude: Double(latitudes[cell]),
-        longitude: Self.signedLongitude(longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
-        eastStep: stencil.eastStep, fx: stencil.fx, fy: stencil.fy)
+      return bilinearLocation(found, latitudes: latitudes, longitudes: longitudes, wrapsLongitude: locator.isGlobal)
     }
   }
 

@@ -317,9 +317,6 @@ public final class Cube: Sendable {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
     }
     if isMoving { return try locateMoving(latitude: latitude, longitude: longitude, method: method) }
-    // A local, as in `value`, where reading `self.width` inside the prefetch closure cost
-    // about 100 instructions per lookup (callgrind, nwpcube bench).
-    let width = self.width
     switch method {
     case .nearest:
       let found =
@@ -329,10 +326,7 @@ public final class Cube: Sendable {
       guard let (i, j) = found else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
-      let cell = j * width + i
-      return PointLocation(
-        maker: identity, i: i, j: j, width: width, latitude: Double(latitudes[cell]),
-        longitude: Self.signedLongitude(longitudes[cell]), method: .nearest)
+      return nearestLocation(i: i, j: j, latitudes: latitudes, longitudes: longitudes)
     case .bilinear:
       let found =
         inliningDispatch
@@ -341,13 +335,32 @@ public final class Cube: Sendable {
       guard let position = found else {
         throw .outsideDomain(latitude: latitude, longitude: longitude, domains: [header.domain], hint: nil)
       }
-      let cell = position.j * width + position.i
-      let stencil = BilinearStencil(position: position, width: width, height: height, wrapsLongitude: wrapsLongitude)
-      return PointLocation(
-        maker: identity, i: position.i, j: position.j, width: width, latitude: Double(latitudes[cell]),
-        longitude: Self.signedLongitude(longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
-        eastStep: stencil.eastStep, fx: stencil.fx, fy: stencil.fy)
+      return bilinearLocation(position, latitudes: latitudes, longitudes: longitudes, wrapsLongitude: wrapsLongitude)
     }
+  }
+
+  /// The location of nearest cell (i, j) in the position whose cell coordinates are
+  /// `latitudes`/`longitudes`: one construction for every position of every grid.
+  @inlinable @inline(__always)
+  func nearestLocation(i: Int, j: Int, latitudes: [Float], longitudes: [Float]) -> PointLocation {
+    let cell = j * width + i
+    return PointLocation(
+      maker: identity, i: i, j: j, width: width, latitude: Double(latitudes[cell]),
+      longitude: Self.signedLongitude(longitudes[cell]), method: .nearest)
+  }
+
+  /// The location of a bilinear `position` in the position whose cell coordinates are
+  /// `latitudes`/`longitudes`; `wrapsLongitude` when that grid closes around the globe.
+  @inlinable @inline(__always)
+  func bilinearLocation(
+    _ position: GridPosition, latitudes: [Float], longitudes: [Float], wrapsLongitude: Bool
+  ) -> PointLocation {
+    let cell = position.j * width + position.i
+    let stencil = BilinearStencil(position: position, width: width, height: height, wrapsLongitude: wrapsLongitude)
+    return PointLocation(
+      maker: identity, i: position.i, j: position.j, width: width, latitude: Double(latitudes[cell]),
+      longitude: Self.signedLongitude(longitudes[cell]), method: .bilinear, southWest: stencil.southWest,
+      eastStep: stencil.eastStep, fx: stencil.fx, fy: stencil.fy)
   }
 
   /// The value of `metric` at a located point and any time inside the run: linear in time
