@@ -56,6 +56,10 @@ public struct Version3Cube {
   public let bandIndex: [(offset: Int, bytes: Int)]
   /// The number of checksum blocks verified.
   public let checksumBlocks: Int
+  /// Where the band index and the checksum table start, and the file's size.
+  public let bandIndexOffset: Int
+  public let checksumTableOffset: Int
+  public let fileBytes: Int
 
   public var cells: Int { width * height }
 
@@ -352,5 +356,8 @@ public struct Version3Cube {
       }
     }
     checksumBlocks = blocks
+    self.bandIndexOffset = bandIndexOffset
+    checksumTableOffset = tableOffset
+    fileBytes = bytes.count
   }
 }

@@ -445,4 +445,49 @@ struct RandomCube {
     #expect(size > 4_000_000)
     #expect(Double(written) <= 1.3 * Double(size), "\(written) bytes written for a cube of \(size)")
   }
+
+  @Test(arguments: 0..<20)
+  func theCheckedPlanOfAWrittenCubeIsWhereItsPartsAre(seed: Int) throws {
+    let directory = SampleFiles.temporaryDirectory("v3-plan")
+    defer { SampleFiles.remove(directory) }
+    let cube = RandomCube(seed: UInt64(seed) &* 15_485_863 &+ 11)
+    let path = "\(directory)/wrf/d02/2025061500.cube"
+    _ = try cube.write(to: path)
+    let decoded = try Version3Cube(try Self.bytes(path))
+    let plan = try #require(
+      CubeLayout.Plan3.checked(
+        cells: cube.cells, steps: cube.header.stepCount, metricCount: cube.header.metrics.count,
+        bandCells: UInt64(decoded.bandCells), subsectionBytes: decoded.bandIndex.map { UInt64($0.bytes) },
+        terrain: !decoded.heights.isEmpty, positions: decoded.latitudes.count,
+        locatorIndexBytes: UInt64(decoded.locatorIndex?.count ?? 0)))
+    #expect(plan.subsectionOffsets == decoded.bandIndex.map(\.offset))
+    #expect(plan.bandIndexOffset == decoded.bandIndexOffset)
+    #expect(plan.checksumTableOffset == decoded.checksumTableOffset)
+    #expect(plan.fileBytes == decoded.fileBytes)
+    #expect(plan.checksumTableBytes == 8 * decoded.checksumBlocks)
+  }
+
+  @Test func theCheckedPlanRefusesBandsAndSizesOutsideTheFormat() {
+    // 10 cells in bands of 4: 3 bands; one metric over 5 steps. A band of 4 cells' sub-section
+    // is 4 × 8 + 8 = 40 bytes at least and 40 + 4 × 10 = 80 at most; the last band's (2
+    // cells) 24…44.
+    func plan(bandCells: UInt64 = 4, sizes: [UInt64] = [40, 80, 24], cells: Int = 10) -> CubeLayout.Plan3? {
+      CubeLayout.Plan3.checked(
+        cells: cells, steps: 5, metricCount: 1, bandCells: bandCells, subsectionBytes: sizes, terrain: true)
+    }
+    #expect(plan() != nil)
+    #expect(plan(sizes: [40, 80, 44]) != nil)
+    #expect(plan(bandCells: 16, sizes: [88]) != nil)
+    for bandCells: UInt64 in [0, 3, 6, 1 << 32, UInt64.max] {
+      #expect(plan(bandCells: bandCells) == nil, "\(bandCells)")
+    }
+    for sizes: [UInt64] in [
+      [40, 80], [40, 80, 24, 24], [39, 80, 24], [40, 81, 24], [40, 80, 23], [40, 80, 45], [40, UInt64.max, 24],
+    ] {
+      #expect(plan(sizes: sizes) == nil, "\(sizes)")
+    }
+    // 65 537 bands of one cell is one band too many.
+    #expect(plan(bandCells: 1, sizes: Array(repeating: 18, count: 65_536), cells: 65_536) != nil)
+    #expect(plan(bandCells: 1, sizes: Array(repeating: 18, count: 65_537), cells: 65_537) == nil)
+  }
 }
