@@ -220,6 +220,9 @@ final class BandWriter {
     if held == words.count {
       words.withUnsafeMutableBufferPointer { $0.update(repeating: CubeMetric.missing) }
     } else {
+      // The last band is shorter: the old words go first, so that two bands' words are
+      // never held at once.
+      words = []
       words = [UInt16](repeating: CubeMetric.missing, count: held)
     }
   }
