@@ -8,43 +8,65 @@ import CubeFormat
 public struct Version3Cube {
   /// A broken rule, described.
   public struct Violation: Error, CustomStringConvertible {
+    /// The rule and where it was broken.
     public let description: String
   }
 
   /// One metric table entry.
   public struct Metric: Equatable {
+    /// The entry's name, unit, temporal kind, scale and offset, as stored.
     public var name: String
+    /// See `name`.
     public var unit: String
+    /// See `name`.
     public var temporal: UInt32
+    /// See `name`.
     public var scale: Double
+    /// See `name`.
     public var offset: Double
     /// The data bytes field: the sum of the metric's sub-sections.
     public var dataBytes: UInt64
   }
 
+  /// The fixed header's fields, as stored.
   public let width: Int
+  /// See `width`.
   public let height: Int
+  /// See `width`.
   public let steps: Int
+  /// See `width`.
   public let firstTime: Int64
+  /// See `width`.
   public let stepSeconds: Int64
+  /// See `width`.
   public let runStart: Int64
+  /// See `width`.
   public let gridSpacing: Double
+  /// See `width`.
   public let projectionCode: UInt32
+  /// See `width`.
   public let projectionParameters: [Double]
+  /// See `width`.
   public let model: String
+  /// See `width`.
   public let domain: String
+  /// The metric table.
   public let metrics: [Metric]
   /// Fixed header flags: bit 0 terrain, bit 1 positions.
   public let flags: UInt32
+  /// The record's band cells and band count.
   public let bandCells: Int
+  /// See `bandCells`.
   public let bandCount: Int
   /// Record geometry flags: bit 0 projection checked, bit 1 locator index.
   public let geometryFlags: UInt32
   /// Each position's latitudes and longitudes, the first the geometry block's.
   public let latitudes: [[Float]]
+  /// See `latitudes`.
   public let longitudes: [[Float]]
   /// Each position's heights and land mask bytes; empty without a terrain section.
   public let heights: [[Float]]
+  /// See `heights`.
   public let landMasks: [[UInt8]]
   /// Each step's position: all 0 without a positions section.
   public let stepPositions: [Int]
@@ -58,9 +80,12 @@ public struct Version3Cube {
   public let checksumBlocks: Int
   /// Where the band index and the checksum table start, and the file's size.
   public let bandIndexOffset: Int
+  /// See `bandIndexOffset`.
   public let checksumTableOffset: Int
+  /// See `bandIndexOffset`.
   public let fileBytes: Int
 
+  /// Cells per position: width × height.
   public var cells: Int { width * height }
 
   /// The header as `CubeHeader`, to write the same cube again.
