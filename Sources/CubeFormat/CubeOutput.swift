@@ -154,18 +154,18 @@ struct CubeOutput {
   }
 
   /// Makes room: hashes the whole blocks staged and writes the hashed bytes up to the last
-  /// multiple of `writeAlignment` (the first time, up to the page after `start` as well).
+  /// multiple of `writeAlignment`.
   private mutating func writeAligned() {
     hashBlocks(partial: false)
-    if stagedFrom == start, start % pageBytes != 0 {
-      write(upTo: min(start / pageBytes * pageBytes + pageBytes, hashedTo))
-    }
     write(upTo: hashedTo / Self.writeAlignment * Self.writeAlignment)
   }
 
   /// Writes the staged bytes before file offset `end` (nothing when it is not past
-  /// `stagedFrom`) and moves the rest to the front of the staging.
+  /// `stagedFrom`) and moves the rest to the front of the staging. The part of the page
+  /// the header shares goes out alone, so that its folio is one page.
   private mutating func write(upTo end: Int) {
+    let firstPage = start / pageBytes * pageBytes + pageBytes
+    if stagedFrom == start, start % pageBytes != 0, end > firstPage { write(upTo: firstPage) }
     let count = end - stagedFrom
     guard count > 0 else { return }
     if failure == nil {
