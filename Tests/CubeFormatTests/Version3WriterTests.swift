@@ -373,6 +373,45 @@ struct RandomCube {
     }
   }
 
+  @Test func aBandWhoseSubSectionCouldPass4GiBIsRefusedBeforeAnythingIsHeld() throws {
+    let directory = SampleFiles.temporaryDirectory("v3-4gib")
+    defer { SampleFiles.remove(directory) }
+    // 1024 × 1024 cells over 2,100 steps: a series at 16 bits is 4,200 bytes, and one band of
+    // every cell could need 4.4 GB of payload, past a u32 offset.
+    let header = CubeHeader(
+      width: 1024, height: 1024, stepCount: 2_100, firstTime: 1_750_000_000, stepSeconds: 3600,
+      runStart: 1_750_000_000, model: "wrf", domain: "d01", gridSpacing: 3000,
+      projection: CubeProjection(code: 1, parameters: []),
+      metrics: [CubeMetric(name: "rain", unit: "mm", temporal: 1, scale: 0.01, offset: 0)])
+    let grid = CubeGrid(
+      latitudes: Array(repeating: 1, count: 1 << 20), longitudes: Array(repeating: 1, count: 1 << 20), terrain: nil)
+    #expect {
+      _ = try CubeWriter(
+        header: header, positions: [grid], stepPositions: Array(repeating: 0, count: 2_100),
+        destination: "\(directory)/wrf/d01/2025061500.cube")
+    } throws: { error in
+      let reason = (error as? CubeError)?.reason ?? ""
+      return reason.contains("a band of 1048576 cells over 2100 steps") && reason.contains("use smaller bands")
+    }
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/wrf/d01")) ?? [] == [])
+  }
+
+  @Test func anEmptyLocatorIndexIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("v3-locator")
+    defer { SampleFiles.remove(directory) }
+    #expect {
+      _ = try CubeWriter(
+        header: Self.smallWriter("\(directory)/a/b/c.cube").header,
+        positions: [
+          CubeGrid(latitudes: Array(repeating: 1, count: 16), longitudes: Array(repeating: 2, count: 16), terrain: nil)
+        ],
+        stepPositions: [0, 0], destination: "\(directory)/wrf/d01/2025061500.cube",
+        layout: CubeWriter.Layout(locatorIndex: []))
+    } throws: { error in
+      (error as? CubeError)?.reason == "cannot write: the locator index has no bytes"
+    }
+  }
+
   @Test func abandoningLeavesNothing() throws {
     let directory = SampleFiles.temporaryDirectory("v3-abandon")
     defer { SampleFiles.remove(directory) }
