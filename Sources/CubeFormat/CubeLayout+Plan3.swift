@@ -133,50 +133,59 @@ extension CubeLayout {
       else { return nil }
       let bandCells = Int(bandCells)
       let bands = bandCount(cells: cells, bandCells: bandCells)
-      guard bands <= Version3.maxBands, subsectionBytes.count == bands * metricCount else { return nil }
-      func sum(_ a: Int, _ b: Int) -> Int? {
-        let (value, overflow) = a.addingReportingOverflow(b)
-        return overflow ? nil : value
+      guard bands <= Version3.maxBands, subsectionBytes.count % metricCount == 0,
+        subsectionBytes.count / metricCount == bands
+      else { return nil }
+      // Sums and products that report overflow (and any part that did) as nil.
+      func sum(_ parts: Int?...) -> Int? {
+        var total = 0
+        for part in parts {
+          guard let part else { return nil }
+          let (value, overflow) = total.addingReportingOverflow(part)
+          if overflow { return nil }
+          total = value
+        }
+        return total
       }
-      func product(_ a: Int, _ b: Int) -> Int? {
+      func product(_ a: Int?, _ b: Int) -> Int? {
+        guard let a else { return nil }
         let (value, overflow) = a.multipliedReportingOverflow(by: b)
         return overflow ? nil : value
       }
       // Every part's size plus an alignment's worth of padding before it, summed as the
       // file's end would be: a bound on every offset `init` forms.
-      guard var total = product(cells, 2 * MemoryLayout<Float>.size).flatMap({ sum($0, 2 * blockAlignment) }),
-        let header = product(metricCount, metricEntryBytes).flatMap({ sum($0, fixedHeaderBytes) }),
-        let headed = sum(total, header + Version3.recordBytes)
+      guard
+        var total = sum(
+          product(cells, 2 * MemoryLayout<Float>.size), 2 * blockAlignment, product(metricCount, metricEntryBytes),
+          fixedHeaderBytes, Version3.recordBytes)
       else { return nil }
-      total = headed
       for band in 0..<bands {
         let range = Self.cells(ofBand: band, bandCells: bandCells, cells: cells)
+        // At most 2³¹ cells of 8 bytes: no overflow.
         let table = range.count * cellEntryBytes + sectionPadding
         guard
-          let payload = product(range.count, SeriesFrame.payloadBytes(steps: steps, width: SeriesFrame.maximumWidth)),
-          let largest = sum(table, payload)
+          let largest = sum(
+            table, product(range.count, SeriesFrame.payloadBytes(steps: steps, width: SeriesFrame.maximumWidth)))
         else { return nil }
         for metric in 0..<metricCount {
           let stored = subsectionBytes[band * metricCount + metric]
-          guard stored >= UInt64(table), stored <= UInt64(largest), let next = sum(total, Int(stored) + blockAlignment)
+          guard stored >= UInt64(table), stored <= UInt64(largest), let next = sum(total, Int(stored), blockAlignment)
           else { return nil }
           total = next
         }
       }
-      guard locatorIndexBytes <= UInt64(Int.max - blockAlignment),
-        let terrainBytes = terrain ? product(cells, terrainBytesPerCell) : 0,
-        let withTerrain = sum(total, terrainBytes + blockAlignment),
-        let record = product(cells, 2 * MemoryLayout<Float>.size + (terrain ? terrainBytesPerCell : 0)),
-        let stepTable = product(steps, MemoryLayout<UInt32>.size),
-        let moved = product(record + 8, positions - 1),
-        let withPositions = sum(withTerrain, moved).flatMap({ sum($0, stepTable + positionsPreambleBytes + 16) })
-          .flatMap({ sum($0, blockAlignment) }),
-        let withLocator = sum(withPositions, Int(locatorIndexBytes) + blockAlignment),
-        let withIndex = product(subsectionBytes.count, Version3.bandIndexEntryBytes).flatMap({
-          sum(withLocator, $0 + blockAlignment)
-        }),
-        // One checksum per block at most doubles nothing: 8 bytes per 65 536.
-        sum(withIndex, withIndex / Version3.checksumBlockBytes * 8 + 8) != nil
+      let record = product(cells, 2 * MemoryLayout<Float>.size + (terrain ? terrainBytesPerCell : 0))
+      guard locatorIndexBytes <= UInt64(Int.max),
+        let end = sum(
+          total, terrain ? product(cells, terrainBytesPerCell) : 0, blockAlignment,
+          // The positions section: preamble, step table and each moved position, each padded
+          // by at most 8, then its alignment.
+          product(sum(record, 8), positions - 1), product(steps, MemoryLayout<UInt32>.size),
+          positionsPreambleBytes + 8, blockAlignment,
+          Int(locatorIndexBytes), blockAlignment,
+          product(subsectionBytes.count, Version3.bandIndexEntryBytes), blockAlignment),
+        // One checksum of 8 bytes per 65 536 bytes or part of them.
+        sum(end, end / Version3.checksumBlockBytes * 8, 8) != nil
       else { return nil }
       return Plan3(
         cells: cells, steps: steps, metricCount: metricCount, bandCells: bandCells,

@@ -526,6 +526,13 @@ struct RandomCube {
     ] {
       #expect(plan(sizes: sizes) == nil, "\(sizes)")
     }
+    // A locator index whose size leaves no room for the rest of the file.
+    for bytes: UInt64 in [UInt64.max, UInt64(Int.max), UInt64(Int.max - 100)] {
+      #expect(
+        CubeLayout.Plan3.checked(
+          cells: 10, steps: 5, metricCount: 1, bandCells: 4, subsectionBytes: [40, 80, 24], terrain: true,
+          locatorIndexBytes: bytes) == nil, "\(bytes)")
+    }
     // 65 537 bands of one cell is one band too many.
     #expect(plan(bandCells: 1, sizes: Array(repeating: 18, count: 65_536), cells: 65_536) != nil)
     #expect(plan(bandCells: 1, sizes: Array(repeating: 18, count: 65_537), cells: 65_537) == nil)
