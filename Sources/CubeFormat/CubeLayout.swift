@@ -4,7 +4,7 @@
 /// cell's series (`SeriesFrame`) behind a table of one entry per cell.
 enum CubeLayout {
   static let magic: [UInt8] = Array("NWPCUBE\0".utf8)
-  /// The version writers write.
+  /// Version 2: each metric's series packed in one section; writers write `bandVersion`.
   static let version: UInt32 = 2
   /// Version 1: 16-bit words, still read (stores hold v1 cubes during an upgrade).
   static let wordVersion: UInt32 = 1
