@@ -145,14 +145,37 @@ public final class Cube: Sendable {
     let grid = try CurvilinearGrid(
       width: header.width, height: header.height, latitudes: file.latitudes(position: position),
       longitudes: file.longitudes(position: position))
+    let projection = try? MapProjection(
+      wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
+    if let trusted = try trustedLocator(file, grid: grid, projection: projection) { return trusted }
     // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
     // indexes them.
     try grid.validate()
     // The header's projection is only the source's claim: the locator checks it against
     // every cell and falls back to the generic locator when it does not hold.
-    let projection = try? MapProjection(
-      wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
     return try GridLocator(grid: grid, projection: projection)
+  }
+
+  /// The locator a version 3 cube's record vouches for, built without looking at every
+  /// cell: ingest checked the grid (and, with bit 0, the projection against every cell)
+  /// before it wrote the record, and the record and index are covered by the cube's
+  /// checksums. The index's kind when the cube has one, else the projection's analytic
+  /// locator when bit 0 is set; nil (build and check as before) for a moving grid, whose
+  /// positions have no index, and whenever the record vouches for nothing this build can
+  /// use. A locator index that does not decode is an error naming it.
+  private static func trustedLocator(
+    _ file: CubeFile, grid: CurvilinearGrid, projection: MapProjection?
+  ) throws(GeometryError) -> GridLocator? {
+    guard file.positionCount == 1 else { return nil }
+    let record = file.geometryRecord
+    if let bytes = record.locatorIndex {
+      let index = try bytes.withUnsafeBytes { raw in
+        Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
+      }.get()
+      if let locator = GridLocator(grid: grid, index: index, projection: projection) { return locator }
+    }
+    guard record.projectionChecked, let projection else { return nil }
+    return GridLocator(grid: grid, trusting: projection)
   }
 
   /// The header: shape, time axis, identity, metrics.
