@@ -108,7 +108,7 @@ struct StoreScan: Sendable {
         // Runs of a domain share their grid: a new run takes the locator of one already open.
         cubes.append(
           try Cube(
-            path: file, verifyChecksums: verifyChecksums,
+            path: file, verifyingOnTouch: verifyChecksums ? .all : .headerOnly,
             sharingGridWith: cubes + (previous?.catalog.cubes ?? [])))
       } catch {
         guard FileIdentity(path: file) != nil else { continue }  // pruned while opening
