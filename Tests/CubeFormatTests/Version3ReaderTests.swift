@@ -70,6 +70,8 @@ import _TestSupport
     let old = try CubeFile(path: v2Path)
     let file = try CubeFile(path: path, checksums: .headerOnly)
     #expect(file.formatVersion == 3 && file.bandCells == bandCells)
+    // The header alone, as a store's scan reads it without mapping the file.
+    #expect(try CubeFile.header(path: path) == old.header)
     #expect(file.bandCount == (Self.cells + bandCells - 1) / bandCells)
     #expect(file.checksumBlockCount == (cube.checksumTableOffset - cube.geometryOffset + 65_535) / 65_536)
     // Opening verified the band index's blocks and nothing else.
