@@ -13,9 +13,14 @@ extension PrecipitationNeighbourhood {
     /// `rows.lowerBound * width`.
     let rows: Range<Int>
     let width: Int
-    private var xs: [Double]
-    private var ys: [Double]
-    private var zs: [Double]
+    /// Each cell's unit vector, x, y and z in turn.
+    private var points: [Double]
+    /// The thresholds below, held here: a static computed at run time is checked for its
+    /// initialization at every use, in the innermost loops.
+    private let inner = Self.inner
+    private let outer = Self.outer
+    private let innerChord = Self.innerChord
+    private let outerChord = Self.outerChord
     /// The whole grid's coordinates, for the definition's own distance near the radius.
     private let latitudes: [Float]
     private let longitudes: [Float]
@@ -32,12 +37,11 @@ extension PrecipitationNeighbourhood {
     init(rows: Range<Int>, width: Int, latitudes: [Float], longitudes: [Float]) {
       (self.rows, self.width, self.latitudes, self.longitudes) = (rows, width, latitudes, longitudes)
       let count = rows.count * width
-      xs = [Double](repeating: 0, count: count)
-      (ys, zs) = (xs, xs)
+      points = [Double](repeating: 0, count: 3 * count)
       let base = rows.lowerBound * width
       for local in 0..<count {
         let point = Self.vector(latitudes[base + local], longitudes[base + local])
-        (xs[local], ys[local], zs[local]) = (point.x, point.y, point.z)
+        (points[3 * local], points[3 * local + 1], points[3 * local + 2]) = (point.x, point.y, point.z)
       }
     }
 
@@ -55,7 +59,9 @@ extension PrecipitationNeighbourhood {
     /// The squared chord between local cells `a` and `b`.
     @inline(__always)
     func squaredChord(_ a: Int, _ b: Int) -> Double {
-      let (dx, dy, dz) = (xs[a] - xs[b], ys[a] - ys[b], zs[a] - zs[b])
+      let (dx, dy, dz) = (
+        points[3 * a] - points[3 * b], points[3 * a + 1] - points[3 * b + 1], points[3 * a + 2] - points[3 * b + 2]
+      )
       return dx * dx + dy * dy + dz * dz
     }
 
@@ -63,8 +69,8 @@ extension PrecipitationNeighbourhood {
     @inline(__always)
     func within(_ a: Int, _ b: Int) -> Bool {
       let squared = squaredChord(a, b)
-      if squared <= Self.inner { return true }
-      if squared >= Self.outer { return false }
+      if squared <= inner { return true }
+      if squared >= outer { return false }
       return exactlyWithin(a, b)
     }
 
@@ -96,18 +102,18 @@ extension PrecipitationNeighbourhood {
       let first = start(of: row)
       // A little longer than the longest step, so that rounding in the bound cannot admit
       // a cell the direct test would classify otherwise.
-      let safeStep = step * (1 + 1e-9) + 1e-15
+      let reciprocal = 1 / (step * (1 + 1e-9) + 1e-15)
       var (index, lower, upper) = (0, -1, -1)
       while index < width {
         let squared = squaredChord(cell, first + index)
         let inside: Bool
         var span = 1
-        if squared <= Self.inner {
+        if squared <= inner {
           inside = true
-          span += Self.cells(spanning: Self.innerChord - squared.squareRoot(), step: safeStep, width: width)
-        } else if squared >= Self.outer {
+          span += Self.cells(spanning: innerChord - squared.squareRoot(), reciprocal: reciprocal, width: width)
+        } else if squared >= outer {
           inside = false
-          span += Self.cells(spanning: squared.squareRoot() - Self.outerChord, step: safeStep, width: width)
+          span += Self.cells(spanning: squared.squareRoot() - outerChord, reciprocal: reciprocal, width: width)
         } else {
           inside = exactlyWithin(cell, first + index)
         }
@@ -126,11 +132,13 @@ extension PrecipitationNeighbourhood {
     }
 
     /// How many further cells lie surely on the same side, `room` from the radius with at
-    /// most `step` between neighbours: a whole row when the row is one point (a pole).
+    /// most 1 / `reciprocal` between neighbours: a whole row when the row is one point (a
+    /// pole).
     @inline(__always)
-    static func cells(spanning room: Double, step: Double, width: Int) -> Int {
+    static func cells(spanning room: Double, reciprocal: Double, width: Int) -> Int {
       guard room > 0 else { return 0 }
-      let count = (room / step).rounded(.down)
+      // Truncation is the floor of a positive count.
+      let count = room * reciprocal
       return count < Double(width) ? Int(count) : width
     }
 

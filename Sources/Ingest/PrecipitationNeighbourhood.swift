@@ -54,6 +54,24 @@ struct PrecipitationNeighbourhood {
   private let swept: [Bool]
   /// Each row's longest chord between neighbouring cells, for `Rows.trace`.
   private let steps: [Double]
+  /// The exact pass's runs for the pairs of rows that do not sweep, kept at the set-up
+  /// while they take at most `tracedLimit` runs (a global grid's seam and polar rows: a
+  /// few a cell): row j's are `traced[tracedFirst[j]..<tracedFirst[j + 1]]`, each the
+  /// other row, the column of the cell, and the run. nil: traced again at every step.
+  private let traced: [TracedRun]?
+  private let tracedFirst: [Int]
+
+  /// One run of the exact pass: cells `lower..<upper` of row `other` are within the
+  /// radius of cell `column` of the row it is kept for.
+  struct TracedRun {
+    let other: Int32
+    let column: Int32
+    let lower: Int32
+    let upper: Int32
+  }
+
+  /// The most exact runs the set-up keeps: 16 bytes each, at most 4 a cell.
+  static func tracedLimit(cells: Int) -> Int { 4 * cells + 65_536 }
   /// How `rain` is stored, so that wetness is decided on the stored word.
   private let rain: CubeMetric
   private let thresholdWord: UInt16
@@ -61,8 +79,9 @@ struct PrecipitationNeighbourhood {
   /// The most bytes the neighbourhood of a grid of `cells` cells holds at once, counting
   /// the whole grid as one band: at the set-up, one lattice box per cell at most (a
   /// dictionary entry, 48 bytes); while a band is counted, each of its cells' unit vector
-  /// (24 bytes), prefix counts (8), value (8) and amount (8).
-  static func bytes(cells: Double) -> Double { cells * 96 }
+  /// (24 bytes), prefix counts (8), value (8) and amount (8); and the exact runs kept for
+  /// the pairs of rows that do not sweep, 64 bytes a cell at most (`tracedLimit`).
+  static func bytes(cells: Double) -> Double { cells * 160 }
 
   /// Why a grid gets no neighbourhood.
   struct Refusal: Error {
@@ -97,6 +116,9 @@ struct PrecipitationNeighbourhood {
     var (reachLower, reachUpper) = ([Int32](repeating: 0, count: height), [Int32](repeating: 0, count: height))
     var (firstPair, swept) = ([Int](), [Bool]())
     firstPair.reserveCapacity(height)
+    var traced: [TracedRun]? = []
+    var tracedFirst = [0]
+    tracedFirst.reserveCapacity(height + 1)
     for chunk in stride(from: 0, to: height, by: Self.setUpRows) {
       let owned = chunk..<Swift.min(chunk + Self.setUpRows, height)
       let window = owned.map { candidates[$0] }.reduce(owned) {
@@ -104,13 +126,20 @@ struct PrecipitationNeighbourhood {
       }
       let rows = Rows(rows: window, width: width, latitudes: latitudes, longitudes: longitudes)
       for row in owned {
-        let (lower, upper, exact) = Self.check(row: row, among: candidates[row], in: rows, steps: steps)
+        let (lower, upper, exact, runs) = Self.check(row: row, among: candidates[row], in: rows, steps: steps)
         (reachLower[row], reachUpper[row]) = (Int32(lower), Int32(upper))
         firstPair.append(swept.count)
         swept += exact[(lower - candidates[row].lowerBound)...(upper - candidates[row].lowerBound)]
+        if traced != nil, (traced?.count ?? 0) + runs.count <= Self.tracedLimit(cells: latitudes.count) {
+          traced? += runs
+        } else {
+          traced = nil
+        }
+        tracedFirst.append(traced?.count ?? 0)
       }
     }
     (self.reachLower, self.reachUpper, self.firstPair, self.swept) = (reachLower, reachUpper, firstPair, swept)
+    (self.traced, self.tracedFirst) = (traced, tracedFirst)
     haloRows = (0..<height).reduce(0) { Swift.max($0, $1 - Int(reachLower[$1]), Int(reachUpper[$1]) - $1) }
   }
 
@@ -170,17 +199,20 @@ struct PrecipitationNeighbourhood {
     return (rows, steps)
   }
 
-  /// The rows `row` truly reaches, found by the exact pass over `candidates`, and for each
-  /// candidate row whether the sweep gives the exact pass's answer for every cell.
+  /// The rows `row` truly reaches, found by the exact pass over `candidates`, for each
+  /// candidate row whether the sweep gives the exact pass's answer for every cell, and the
+  /// exact pass's runs in the rows where it does not.
   private static func check(
     row: Int, among candidates: Range<Int>, in rows: Rows, steps: [Double]
-  ) -> (lower: Int, upper: Int, exact: [Bool]) {
+  ) -> (lower: Int, upper: Int, exact: [Bool], runs: [TracedRun]) {
     let width = rows.width
     var (lower, upper) = (row, row)
     var exact: [Bool] = []
     exact.reserveCapacity(candidates.count)
     var intervals = [Int](repeating: 0, count: 2 * width)
+    var (kept, found) = ([TracedRun](), [TracedRun]())
     for other in candidates {
+      found.removeAll(keepingCapacity: true)
       rows.sweep(row: row, other: other) { i, from, to in (intervals[2 * i], intervals[2 * i + 1]) = (from, to) }
       var (agrees, reached) = (true, false)
       for i in 0..<width {
@@ -189,14 +221,16 @@ struct PrecipitationNeighbourhood {
         rows.trace(rows.start(of: row) + i, row: other, step: steps[other]) { a, b in
           runs += 1
           if a != from || b != to { agrees = false }
+          found.append(TracedRun(other: Int32(other), column: Int32(i), lower: Int32(a), upper: Int32(b)))
         }
         if runs > 0 { reached = true }
         if runs > 1 || (runs == 0 && from != to) { agrees = false }
       }
       exact.append(agrees)
+      if !agrees { kept += found }
       if reached { (lower, upper) = (Swift.min(lower, other), Swift.max(upper, other)) }
     }
-    return (lower, upper, exact)
+    return (lower, upper, exact, kept)
   }
 
   /// The percentages for the cells of rows `owned` (row-major, `owned.count * width`
@@ -206,7 +240,15 @@ struct PrecipitationNeighbourhood {
     precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) outside the grid's \(height)")
     precondition(rows.lowerBound <= owned.lowerBound && owned.upperBound <= rows.upperBound)
     precondition(amounts.count == rows.count * width, "\(amounts.count) amounts for \(rows.count) rows")
-    let geometry = Rows(rows: rows, width: width, latitudes: latitudes, longitudes: longitudes)
+    // The unit vectors only where a pair of rows sweeps or is traced again.
+    let needsGeometry =
+      traced == nil
+      || owned.contains { row in
+        swept[firstPair[row]...(firstPair[row] + Int(reachUpper[row] - reachLower[row]))].contains(true)
+      }
+    let geometry = Rows(
+      rows: needsGeometry ? rows : rows.lowerBound..<rows.lowerBound, width: width, latitudes: latitudes,
+      longitudes: longitudes)
     // Per row, counts of wet and of known cells before each column: a run's counts are two
     // subtractions.
     let stride = width + 1
@@ -241,7 +283,7 @@ struct PrecipitationNeighbourhood {
             wetCounts[i] += wet[base + upper] - wet[base + lower]
             knownCounts[i] += known[base + upper] - known[base + lower]
           }
-        } else {
+        } else if traced == nil {
           let start = geometry.start(of: row)
           for i in 0..<width {
             geometry.trace(start + i, row: other, step: steps[other]) { lower, upper in
@@ -249,6 +291,15 @@ struct PrecipitationNeighbourhood {
               knownCounts[i] += known[base + upper] - known[base + lower]
             }
           }
+        }
+      }
+      if let traced {
+        for run in traced[tracedFirst[row]..<tracedFirst[row + 1]] {
+          let (base, i) = ((Int(run.other) - rows.lowerBound) * stride, Int(run.column))
+          // A short band's clipped rows are left out, as the sweep's are.
+          guard base >= 0, base < rows.count * stride else { continue }
+          wetCounts[i] += wet[base + Int(run.upper)] - wet[base + Int(run.lower)]
+          knownCounts[i] += known[base + Int(run.upper)] - known[base + Int(run.lower)]
         }
       }
       let (local, out) = ((row - rows.lowerBound) * width, (row - owned.lowerBound) * width)
