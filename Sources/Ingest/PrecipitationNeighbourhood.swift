@@ -95,7 +95,9 @@ struct PrecipitationNeighbourhood {
     latitudes: [Float], longitudes: [Float], width: Int, height: Int,
     rainStep: Double = Metric.rain.step ?? 0.1
   ) throws(Refusal) {
-    guard width > 0, height > 0, latitudes.count == width * height, longitudes.count == latitudes.count else {
+    // The product is formed with an overflow check: the sides come from a file.
+    let (cells, overflow) = width.multipliedReportingOverflow(by: height)
+    guard width > 0, height > 0, !overflow, latitudes.count == cells, longitudes.count == latitudes.count else {
       throw Refusal(
         reason:
           "the grid's coordinates (\(latitudes.count) latitudes, \(longitudes.count) longitudes) do not fit \(width) × \(height) cells"

@@ -177,6 +177,20 @@ import _TestSupport
     }
   }
 
+  /// Sides that do not match the coordinates, or whose product overflows, are refused
+  /// naming both.
+  @Test func sidesThatDoNotFitTheCoordinatesAreRefused() {
+    let coordinates = [Float](repeating: 40, count: 12)
+    for (width, height) in [(5, 3), (Int.max, 2), (0, 12)] {
+      #expect {
+        try PrecipitationNeighbourhood(latitudes: coordinates, longitudes: coordinates, width: width, height: height)
+      } throws: { error in
+        (error as? PrecipitationNeighbourhood.Refusal)?.reason
+          == "the grid's coordinates (12 latitudes, 12 longitudes) do not fit \(width) × \(height) cells"
+      }
+    }
+  }
+
   /// Above the old limit of 400 million distance tests (about 500,000 cells at 3 km): an
   /// 800 × 700 grid at 3 km, in a child process capped at 256 MiB of address space more
   /// than it starts with and 10 minutes of CPU, equals the definition at 2,000 random cells
