@@ -48,11 +48,7 @@ public struct IngestCost: Sendable, Equatable {
     // terrain while the positions are decided (40 bytes a cell).
     let extraPositions = Double(Swift.max(positions, 1) - 1)
     let geometry = cells * 64 + extraPositions * cells * 40
-    // `PrecipitationNeighbourhood`: unit vectors, lattice buckets, order and keys per
-    // cell, and its runs (two Int32 each, growing by doubling): at most `runLimit`, and
-    // per cell at most two a row (a row crosses a neighbourhood once, twice at a seam).
-    let runs = Swift.min(Double(PrecipitationNeighbourhood.runLimit), cells * Swift.min(cells, 2 * Double(height)))
-    let neighbourhood = cells * 96 + runs * 16
+    let neighbourhood = PrecipitationNeighbourhood.bytes(cells: cells)
     // Steps derived at once (`CubePublisher.concurrentSteps`), each holding its surface
     // fields and its earlier step's accumulations (48 fields' worth), its 3-D fields (ten
     // volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V and cloud per level) and

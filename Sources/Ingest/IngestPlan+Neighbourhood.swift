@@ -3,9 +3,9 @@ import Meteorology
 extension IngestPlan {
   /// This plan with `precip_neighbourhood` computed from its `rain` at every step, for
   /// every convention alike: the neighbourhood needs only the hour's amount and the grid.
-  /// A plan without rain, or whose grid is beyond the neighbourhood's bound on work, is
-  /// returned with a warning naming what is missing, and `precipitation_probability` is
-  /// then unavailable from its cubes. `rainStep` is the precision rain is stored at.
+  /// A plan without rain, or with a cell without coordinates, is returned with a warning
+  /// naming what is missing, and `precipitation_probability` is then unavailable from its
+  /// cubes. `rainStep` is the precision rain is stored at.
   func addingPrecipitationNeighbourhood(rainStep: Double = Metric.rain.step ?? 0.1) -> IngestPlan {
     let names = "\(Metric.precipitationNeighbourhood.name), \(Metric.precipitationProbability.name)"
     let label = steps.first?.path ?? domain
@@ -19,7 +19,7 @@ extension IngestPlan {
     let neighbourhood: PrecipitationNeighbourhood
     do {
       neighbourhood = try PrecipitationNeighbourhood(
-        latitudes: latitudes, longitudes: longitudes, rainStep: rainStep)
+        latitudes: latitudes, longitudes: longitudes, width: width, height: height, rainStep: rainStep)
     } catch {
       return with(warning: "no \(names): \(error.reason) (\(label))")
     }

@@ -1,0 +1,3 @@
+import Neighbourhood
+
+Timing.run()
