@@ -26,17 +26,43 @@ extension IngestPlan {
     // A convention that ever lists the metric itself gets its values replaced, not doubled.
     let existing = metrics.firstIndex(of: .precipitationNeighbourhood)
     let derive = self.derive
-    return IngestPlan(
+    let halo = Self.haloRows(of: neighbourhood, height: height)
+    var plan = IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
       terrain: terrain, levels: levels, screen: screen,
-      derive: { (index) throws(IngestError) in
-        var values = try derive(index)
-        let percentages = neighbourhood.percentages(rain: values[rainSlot])
+      derive: { (index, band) throws(IngestError) in
+        // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
+        // derived too (their cells counted by the bands that own them), then dropped.
+        let wide = band.widened(by: halo)
+        var values = try derive(index, wide)
+        let percentages = Self.percentages(
+          neighbourhood, rain: values[rainSlot], rows: wide.rows, owned: band.rows, height: band.height)
+        let first = (band.rows.lowerBound - wide.rows.lowerBound) * band.width
+        let kept = first..<(first + band.cells)
+        if kept != values[rainSlot].indices {
+          values = values.map { $0.isEmpty ? $0 : Array($0[kept]) }
+        }
         if let existing { values[existing] = percentages } else { values.append(percentages) }
         return values
       }, motion: motion)
+    plan.haloRows = halo
+    return plan
+  }
+
+  /// Rows above and below a band of rows that its cells' neighbourhoods reach.
+  private static func haloRows(of neighbourhood: PrecipitationNeighbourhood, height: Int) -> Int {
+    height
+  }
+
+  /// The percentages of rows `owned` from the rain of rows `rows` (which contain them).
+  private static func percentages(
+    _ neighbourhood: PrecipitationNeighbourhood, rain: [Double], rows: Range<Int>, owned: Range<Int>, height: Int
+  ) -> [Double] {
+    let whole = neighbourhood.percentages(rain: rain)
+    let width = rain.count / max(rows.count, 1)
+    return Array(whole[((owned.lowerBound - rows.lowerBound) * width)..<((owned.upperBound - rows.lowerBound) * width)])
   }
 
   private func with(warning: String) -> IngestPlan {
