@@ -1,0 +1,351 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The writer of format version 3 (docs/cube-format.md, *Version 3*): the cube is written
+/// front to back, once, by band of cells.
+///
+/// The words of one band (every step of every metric over the band's cells) are held in
+/// memory; the first write to a later band packs the band held, metric by metric, exactly
+/// as a version 2 section over the band's cells, and appends it to the file. The geometry
+/// goes out when the writer is made; the terrain, positions, locator index, band index and
+/// checksum table at `publish()`, then the header. `CubeOutput` takes each 64 KiB block's
+/// checksum as the block goes out, so nothing is read back and no page is written twice.
+final class BandWriter {
+  let destination: String
+  let header: CubeHeader
+  let temporaryPath: String
+  /// Cells per band, a power of two, and the number of bands.
+  let bandCells: Int
+  let bandCount: Int
+  private let positions: [CubeGrid]
+  private let stepPositions: [Int]
+  private let layout: CubeWriter.Layout
+  /// The temporary file, -1 once published or abandoned.
+  private var descriptor: Int32
+  private var output: CubeOutput
+  /// The band whose words are held; every band before it is in the file.
+  private var band = 0
+  /// The held band's words, `[metric][step][cell of the band]`: a step of a metric arrives
+  /// as one contiguous row, and packing reads the rows a tile of cells at a time.
+  private var words: [UInt16]
+  /// Every sub-section written so far, band-major: where it starts and its bytes.
+  private var subsectionOffsets: [Int] = []
+  private var subsectionBytes: [Int] = []
+  /// The first call that was refused, which `publish()` reports.
+  private(set) var refusedWrite: String?
+
+  /// Cells whose series are gathered together when a band is packed: enough that each
+  /// step's read of a row spans whole cache lines, few enough for a long run's steps.
+  static func tileCells(steps: Int) -> Int { max(1, min(64, 65_536 / max(steps, 1))) }
+
+  /// The largest single item the output stages: one cell's payload at 16 bits, or a chunk
+  /// of a table or of coordinates (`CubeOutput`'s appends), or a 64 KiB run of padding.
+  static func largestItem(steps: Int) -> Int {
+    max(65_536, SeriesFrame.payloadBytes(steps: steps, width: SeriesFrame.maximumWidth))
+  }
+
+  /// The memory a band of `bandCells` cells takes: its words, one sub-section's table of
+  /// entries, the tile of series being packed, and the output's staging.
+  static func bandBytes(bandCells: Int, steps: Int, metrics: Int) -> Int {
+    bandCells * steps * metrics * MemoryLayout<UInt16>.size + bandCells * CubeLayout.cellEntryBytes
+      + tileCells(steps: steps) * steps * MemoryLayout<UInt16>.size
+      + CubeOutput.stagingBytes(largestItem: largestItem(steps: steps))
+  }
+
+  /// Creates the temporary file and writes the geometry, for a header and positions that
+  /// `CubeWriter` has checked.
+  init(
+    header: CubeHeader, positions: [CubeGrid], stepPositions: [Int], destination: String, layout: CubeWriter.Layout
+  ) throws(CubeError) {
+    let cells = header.cells
+    let steps = header.stepCount
+    let bandCells = layout.bandCells ?? Self.powerOfTwo(atLeast: cells)
+    guard bandCells > 0, bandCells <= 1 << 31, bandCells & (bandCells - 1) == 0 else {
+      throw CubeError(
+        path: destination, reason: "cannot write: band cells \(bandCells) is not a power of two in 1…2147483648")
+    }
+    let bandCount = CubeLayout.Plan3.bandCount(cells: cells, bandCells: bandCells)
+    guard bandCount <= CubeLayout.Version3.maxBands else {
+      throw CubeError(
+        path: destination,
+        reason:
+          "cannot write: \(cells) cells in bands of \(bandCells) is \(bandCount) bands, more than \(CubeLayout.Version3.maxBands)"
+      )
+    }
+    // A payload's offset is a u32 from its sub-section's start: refused here, for the
+    // largest sub-section the band could need, rather than after hours of ingest.
+    let held = min(bandCells, cells)
+    let largest = CubeLayout.Plan3.subsectionBytes(cells: held, steps: steps).upperBound
+    guard largest <= Int(UInt32.max) else {
+      throw CubeError(
+        path: destination,
+        reason:
+          "cannot write: a band of \(held) cells over \(steps) steps may take \(largest) bytes per metric, more than the 4 GiB a sub-section's 32-bit offsets address; use smaller bands"
+      )
+    }
+    if let index = layout.locatorIndex, index.isEmpty {
+      throw CubeError(path: destination, reason: "cannot write: the locator index has no bytes")
+    }
+    self.destination = destination
+    self.header = header
+    self.bandCells = bandCells
+    self.bandCount = bandCount
+    self.positions = positions
+    self.stepPositions = stepPositions
+    self.layout = layout
+    let directory = FileSystem.directory(of: destination)
+    try FileSystem.makeDirectories(directory, for: destination)
+    temporaryPath = TemporaryFiles.path(for: destination)
+    descriptor = try CubeWriter.createLocked(temporaryPath)
+    words = [UInt16](repeating: CubeMetric.missing, count: held * steps * header.metrics.count)
+    output = CubeOutput(
+      descriptor: descriptor, start: CubeLayout.Plan3.geometryOffset(metricCount: header.metrics.count),
+      largestItem: Self.largestItem(steps: steps))
+    output.append(littleEndian: positions[0].latitudes)
+    output.append(littleEndian: positions[0].longitudes)
+  }
+
+  deinit { abandon() }
+
+  /// The smallest power of two at least `count` (1 for 1): one band over every cell.
+  static func powerOfTwo(atLeast count: Int) -> Int {
+    count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+  }
+
+  /// The cells of band `band` (empty for a band that does not exist).
+  func cells(ofBand band: Int) -> Range<Int> {
+    guard (0..<bandCount).contains(band) else { return 0..<0 }
+    return CubeLayout.Plan3.cells(ofBand: band, bandCells: bandCells, cells: header.cells)
+  }
+
+  /// Records a refused call (the first is kept) and returns what `write` returns for it.
+  func refuse(_ reason: String, returning cell: Int) -> Int {
+    if refusedWrite == nil { refusedWrite = reason }
+    return cell
+  }
+
+  /// See `CubeWriter.write(band:metric:step:values:)`.
+  func write(band: Int, metric: Int, step: Int, values: UnsafeBufferPointer<Double>) -> Int? {
+    let call = "write(band: \(band), metric: \(metric), step: \(step)) with \(values.count) values"
+    guard descriptor >= 0 else { return refuse("\(call) after the cube was published or abandoned", returning: 0) }
+    guard (0..<bandCount).contains(band) else {
+      return refuse("\(call): there are \(bandCount) bands", returning: 0)
+    }
+    let range = cells(ofBand: band)
+    guard band >= self.band else {
+      return refuse(
+        "\(call) after band \(self.band) was begun: bands are written in order, and band \(band) is already in the file",
+        returning: range.lowerBound)
+    }
+    guard header.metrics.indices.contains(metric), (0..<header.stepCount).contains(step), values.count == range.count
+    else {
+      return refuse(
+        "\(call): the cube has \(header.metrics.count) metrics, \(header.stepCount) steps and \(range.count) cells in band \(band)",
+        returning: range.lowerBound)
+    }
+    while self.band < band { packBand() }
+    let definition = header.metrics[metric]
+    let row = (metric * header.stepCount + step) * range.count
+    var firstBad: Int?
+    words.withUnsafeMutableBufferPointer { words in
+      for cell in values.indices {
+        let word = definition.quantize(values[cell])
+        if word == nil, firstBad == nil { firstBad = cell }
+        words[row + cell] = word ?? CubeMetric.missing
+      }
+    }
+    return firstBad.map { range.lowerBound + $0 }
+  }
+
+  /// Packs the held band's sub-sections into the output and holds the next band, missing
+  /// throughout.
+  private func packBand() {
+    let cells = self.cells(ofBand: band).count
+    let steps = header.stepCount
+    let tileCells = Self.tileCells(steps: steps)
+    var tile = [UInt16](repeating: 0, count: tileCells * steps)
+    var table = [UInt64](repeating: 0, count: cells)
+    words.withUnsafeBufferPointer { words in
+      for metric in header.metrics.indices {
+        let rows = metric * steps * cells
+        // The series of cells `first ..< first + count`, gathered one step's row at a time.
+        func gather(_ first: Int, _ count: Int) {
+          tile.withUnsafeMutableBufferPointer { tile in
+            for step in 0..<steps {
+              let row = rows + step * cells + first
+              for cell in 0..<count { tile[cell * steps + step] = words[row + cell] }
+            }
+          }
+        }
+        output.pad(to: CubeLayout.aligned(output.offset))
+        let start = output.offset
+        // The frames first: they give each payload's offset in the table, which comes first.
+        var next = cells * CubeLayout.cellEntryBytes
+        for first in stride(from: 0, to: cells, by: tileCells) {
+          let count = min(tileCells, cells - first)
+          gather(first, count)
+          tile.withUnsafeBufferPointer { tile in
+            for cell in 0..<count {
+              let frame = SeriesFrame.fitting(UnsafeBufferPointer(rebasing: tile[cell * steps..<(cell + 1) * steps]))
+              table[first + cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
+              next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
+            }
+          }
+        }
+        output.append(littleEndian: table)
+        for first in stride(from: 0, to: cells, by: tileCells) {
+          let count = min(tileCells, cells - first)
+          gather(first, count)
+          tile.withUnsafeBufferPointer { tile in
+            for cell in 0..<count {
+              let entry = table[first + cell]
+              let frame = SeriesFrame(reference: UInt16(truncatingIfNeeded: entry >> 32), width: Int(entry >> 48))
+              let series = UnsafeBufferPointer(rebasing: tile[cell * steps..<(cell + 1) * steps])
+              output.withSpace(SeriesFrame.payloadBytes(steps: steps, width: frame.width)) { payload in
+                if let start = payload.baseAddress { frame.pack(series, into: start) }
+              }
+            }
+          }
+        }
+        output.withSpace(CubeLayout.sectionPadding) { _ in }
+        subsectionOffsets.append(start)
+        subsectionBytes.append(output.offset - start)
+      }
+    }
+    band += 1
+    let held = self.cells(ofBand: band).count * steps * header.metrics.count
+    if held == words.count {
+      words.withUnsafeMutableBufferPointer { $0.update(repeating: CubeMetric.missing) }
+    } else {
+      words = [UInt16](repeating: CubeMetric.missing, count: held)
+    }
+  }
+
+  /// Packs the bands left (those never written are missing throughout), writes the
+  /// sections after the data, the checksum table and the header, and publishes the cube.
+  func publish() throws(CubeError) -> String {
+    guard descriptor >= 0 else { throw CubeError(path: destination, reason: "cube was already published") }
+    if let refusedWrite {
+      abandon()
+      throw CubeError(path: destination, reason: "cannot publish: a write was refused: \(refusedWrite)")
+    }
+    while band < bandCount { packBand() }
+    words = []
+    let cells = header.cells
+    let terrain = positions[0].terrain
+    let plan = CubeLayout.Plan3(
+      cells: cells, steps: header.stepCount, metricCount: header.metrics.count, bandCells: bandCells,
+      subsectionBytes: subsectionBytes, terrain: terrain != nil, positions: positions.count,
+      locatorIndexBytes: layout.locatorIndex?.count ?? 0)
+    // The plan is the layout's one definition: the data just streamed must be where it says.
+    guard plan.subsectionOffsets == subsectionOffsets else {
+      abandon()
+      throw CubeError(path: destination, reason: "cannot write: the data sections are not where the layout puts them")
+    }
+    if let terrain {
+      output.pad(to: plan.terrainOffset)
+      appendTerrain(terrain)
+    }
+    if plan.positionsBytes > 0 {
+      output.pad(to: plan.positionsOffset)
+      appendPositions()
+    }
+    if let index = layout.locatorIndex {
+      output.pad(to: plan.locatorIndexOffset)
+      index.withUnsafeBytes { output.append($0) }
+    }
+    output.pad(to: plan.bandIndexOffset)
+    output.append(littleEndian: zip(plan.subsectionOffsets, plan.subsectionBytes).flatMap { [UInt64($0), UInt64($1)] })
+    output.pad(to: plan.checksumTableOffset)
+    let checksums = output.finish()
+    var table = [UInt8](repeating: 0, count: plan.checksumTableBytes)
+    table.withUnsafeMutableBytes { bytes in
+      for (index, checksum) in checksums.enumerated() {
+        bytes.storeBytes(of: checksum.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+      }
+    }
+    var headerBytes = [UInt8](repeating: 0, count: plan.geometryOffset)
+    headerBytes.withUnsafeMutableBytes { bytes in
+      guard let base = bytes.baseAddress else { return }
+      writeHeader(base, plan: plan, checksumTableHash: XXH64.hash(table))
+    }
+    let failure =
+      output.failure
+      ?? (checksums.count * 8 == plan.checksumTableBytes ? nil : "the checksum table does not cover the file")
+      ?? table.withUnsafeBytes { CubeOutput.write(descriptor, $0, at: plan.checksumTableOffset) }
+      ?? headerBytes.withUnsafeBytes { CubeOutput.write(descriptor, $0, at: 0) }
+    if let failure {
+      abandon()
+      throw CubeError(path: temporaryPath, reason: failure)
+    }
+    let cube = descriptor
+    descriptor = -1
+    return try CubeWriter.publish(cube, temporaryPath: temporaryPath, destination: destination)
+  }
+
+  /// Heights, then the mask bytes: the heights stay 4-byte aligned.
+  private func appendTerrain(_ terrain: CubeTerrain) {
+    output.append(littleEndian: terrain.heights)
+    terrain.landMask.withUnsafeBytes { output.append($0) }
+  }
+
+  /// The positions section (docs/cube-format.md, *Positions*): the count, each step's
+  /// position, then each position after the first, every part padded to 8 bytes.
+  private func appendPositions() {
+    let start = output.offset
+    output.withSpace(CubeLayout.positionsPreambleBytes) {
+      $0.storeBytes(of: UInt32(positions.count).littleEndian, as: UInt32.self)
+    }
+    output.append(littleEndian: stepPositions.map { UInt32($0) })
+    output.pad(to: start + CubeLayout.positionsPreambleBytes + CubeLayout.stepTableBytes(steps: header.stepCount))
+    for position in positions.dropFirst() {
+      let record = output.offset
+      output.append(littleEndian: position.latitudes)
+      output.append(littleEndian: position.longitudes)
+      if let terrain = position.terrain { appendTerrain(terrain) }
+      output.pad(to: record + CubeLayout.positionBytes(cells: header.cells, terrain: position.terrain != nil))
+    }
+  }
+
+  /// The header: the fields every version shares, the data bytes of each metric, and the
+  /// version 3 record; version 2's per-section checksums and data offsets stay 0.
+  private func writeHeader(_ base: UnsafeMutableRawPointer, plan: CubeLayout.Plan3, checksumTableHash: UInt64) {
+    let flags =
+      (plan.terrainBytes > 0 ? CubeLayout.terrainFlag : 0) | (plan.positionsBytes > 0 ? CubeLayout.positionsFlag : 0)
+    CubeWriter.writeHeader(
+      base, header, version: CubeLayout.bandVersion, headerBytes: plan.headerBytes, fileBytes: plan.fileBytes,
+      geometry: plan.geometryOffset..<plan.geometryOffset + plan.geometryBytes, flags: flags,
+      terrain: plan.terrainOffset..<plan.terrainOffset + plan.terrainBytes,
+      dataBytes: header.metrics.indices.map { plan.dataBytes(metric: $0) }
+    ) { base in
+      typealias V3 = CubeLayout.Version3
+      let record = base + plan.recordOffset
+      record.setLE(UInt32(plan.bandCells), at: V3.bandCellsOffset)
+      record.setLE(UInt32(plan.bandCount), at: V3.bandCountOffset)
+      record.setLE(UInt64(plan.bandIndexOffset), at: V3.bandIndexOffsetOffset)
+      record.setLE(UInt64(plan.bandIndexBytes), at: V3.bandIndexBytesOffset)
+      record.setLE(UInt64(plan.checksumTableOffset), at: V3.checksumTableOffsetOffset)
+      record.setLE(UInt64(plan.checksumTableBytes), at: V3.checksumTableBytesOffset)
+      record.setLE(checksumTableHash, at: V3.checksumTableChecksumOffset)
+      record.setLE(UInt32(V3.checksumBlockBytes), at: V3.checksumBlockBytesOffset)
+      let geometryFlags =
+        (layout.projectionChecked ? V3.projectionCheckedFlag : 0)
+        | (plan.locatorIndexBytes > 0 ? V3.locatorIndexFlag : 0)
+      record.setLE(geometryFlags, at: V3.geometryFlagsOffset)
+      record.setLE(UInt64(plan.locatorIndexOffset), at: V3.locatorIndexOffsetOffset)
+      record.setLE(UInt64(plan.locatorIndexBytes), at: V3.locatorIndexBytesOffset)
+    }
+  }
+
+  /// Discards the temporary file; nothing becomes visible.
+  func abandon() {
+    guard descriptor >= 0 else { return }
+    close(descriptor)
+    unlink(temporaryPath)
+    descriptor = -1
+    words = []
+  }
+}
