@@ -43,20 +43,23 @@ enum CubePublisher {
           "cannot store this run in a cube: its grid takes \(motion.positions.count) positions, more than \(CubeLimits.positions.upperBound)"
       )
     }
+    // The bands of the plan (one over every cell when the run fits its budget whole), and
+    // what the cube records of its geometry.
+    let layout = CubeWriter.Layout(
+      bandCells: (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil,
+      projectionChecked: ProjectionCheck.locatesEveryCell(plan))
     let writer: CubeWriter
     do {
-      if let motion = plan.motion {
-        // A moving grid: every position with its terrain, and each step's.
-        writer = try CubeWriter(
-          header: header,
-          positions: motion.positions.map {
-            CubeGrid(latitudes: $0.latitudes, longitudes: $0.longitudes, terrain: $0.terrain)
-          }, stepPositions: motion.stepPositions, destination: destination)
-      } else {
-        writer = try CubeWriter(
-          header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain,
-          destination: destination)
-      }
+      // A moving grid: every position with its terrain, and each step's; a grid that does
+      // not move has one.
+      let positions =
+        plan.motion?.positions.map {
+          CubeGrid(latitudes: $0.latitudes, longitudes: $0.longitudes, terrain: $0.terrain)
+        } ?? [CubeGrid(latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain)]
+      writer = try CubeWriter(
+        header: header, positions: positions,
+        stepPositions: plan.motion?.stepPositions ?? [Int](repeating: 0, count: plan.steps.count),
+        destination: destination, layout: layout)
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }
@@ -64,8 +67,8 @@ enum CubePublisher {
     // step is in), steps are derived a batch at a time, one per core, and written in step
     // order, so that an error names the first step that has one, as a one-at-a-time
     // ingest would.
-    for band in 0..<bandCount(writer) {
-      let rows = RowBand.covering(cells(of: band, writer, plan), width: plan.width, height: plan.height)
+    for band in 0..<writer.bandCount {
+      let rows = RowBand.covering(writer.cells(ofBand: band), width: plan.width, height: plan.height)
       let owned = rows.ownedInRows
       let batch = cost?.concurrentSteps ?? concurrentSteps(cells: rows.cells, metrics: plan.metrics.count)
       for first in stride(from: 0, to: plan.steps.count, by: batch) {
@@ -82,7 +85,15 @@ enum CubePublisher {
           for (slot, metric) in plan.metrics.enumerated() {
             var checked = owned == values[slot].indices ? values[slot] : Array(values[slot][owned])
             plan.screen.guardDerived(metric, &checked, step: step, region: .owned(by: rows))
-            if let cell = write(writer, band: band, metric: slot, step: index, values: checked) {
+            let unstorable = checked.withUnsafeBufferPointer {
+              writer.write(band: band, metric: slot, step: index, values: $0)
+            }
+            if let cell = unstorable {
+              // A write the writer refused is a fault of this loop, not of the input.
+              if let refused = writer.refusedWrite {
+                writer.abandon()
+                throw IngestError(path: destination, reason: "cannot write the cube: \(refused)")
+              }
               writer.abandon()
               throw IngestError(
                 path: step.path, variable: metric.name,
@@ -117,18 +128,6 @@ enum CubePublisher {
   static func concurrentSteps(cells: Int, metrics: Int) -> Int {
     let perStep = max(1, cells * max(metrics, 1) * MemoryLayout<Double>.stride)
     return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, derivedBudget / perStep))
-  }
-
-  private static func bandCount(_ writer: CubeWriter) -> Int { 1 }
-
-  private static func cells(of band: Int, _ writer: CubeWriter, _ plan: IngestPlan) -> Range<Int> {
-    0..<(plan.width * plan.height)
-  }
-
-  /// Stores a band's values of a metric at a step; the grid index of the first cell the
-  /// metric cannot represent, if any.
-  private static func write(_ writer: CubeWriter, band: Int, metric: Int, step: Int, values: [Double]) -> Int? {
-    writer.write(metric: metric, step: step, values: values)
   }
 
   /// The values of the steps `indices` over `band`'s rows, derived at once, one thread

@@ -120,7 +120,12 @@ public struct IngestCost: Sendable, Equatable {
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
     batch: Double
   ) -> Double {
-    let writer = CubeWriterCost.bandBytes(bandCells: cells, steps: s, metrics: m)
+    // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
+    // and metric, found from one cell so that no band, however large, overflows it.
+    let perCell = Double(CubeWriter.bandBytes(bandCells: 1, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
+    let fixedPart =
+      perCell * 2 - Double(CubeWriter.bandBytes(bandCells: 2, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
+    let writer = (perCell - fixedPart) * cells + fixedPart
     // The rows covering the band (it may start and end mid-row) and the halo each side.
     let rows = Swift.min(height, (cells / Swift.max(width, 1)).rounded(.up) + 1 + 2 * halo)
     // Each step holds its surface fields and its earlier step's accumulations (48 fields'
@@ -213,7 +218,8 @@ extension IngestCost {
     width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String
   ) throws(IngestError) {
     try IngestCost(
-      width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory
+      width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory,
+      chunked: isChunked(path)
     ).require(store: nil, path: path)
   }
 
@@ -249,13 +255,5 @@ extension IngestCost {
       if slash == candidate.startIndex { return candidate == "/" ? nil : freeBytes(near: "/") }
       candidate = String(candidate[..<slash])
     }
-  }
-}
-
-/// The cube writer's memory for one band: its words (2 bytes a value) and one packed
-/// sub-section at a time, plus its 64 KiB checksum staging.
-private enum CubeWriterCost {
-  static func bandBytes(bandCells cells: Double, steps: Double, metrics: Double) -> Double {
-    cells * steps * metrics * 2 + (cells * steps * 2 + cells * 8 + 64) + 65_536
   }
 }

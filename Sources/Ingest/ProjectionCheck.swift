@@ -56,8 +56,9 @@ enum ProjectionCheck {
     let positions =
       plan.motion?.positions.map { ($0.latitudes, $0.longitudes) } ?? [(plan.latitudes, plan.longitudes)]
     return positions.allSatisfy { latitudes, longitudes in
-      guard let grid = try? CurvilinearGrid(
-        width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
+      guard
+        let grid = try? CurvilinearGrid(
+          width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
       else { return false }
       return problem(for: plan, grid: grid, names: .of(.wrf)) == nil
     }
