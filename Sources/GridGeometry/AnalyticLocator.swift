@@ -42,10 +42,12 @@ public final class AnalyticLocator: PointLocator {
   @usableFromInline let period: Double
   @usableFromInline let wrapBelow: Double
   @usableFromInline let wrapAbove: Double
-  /// Every cell's unit vector, for the exact comparisons.
+  /// Every cell's unit vector, for the exact comparisons; empty in a locator built on trust,
+  /// which computes the few it compares (`point(_:)`).
   @usableFromInline let points: [UnitVector]
   /// Where the projection puts every cell's stored coordinates: bilinear positions are
   /// found in these quads, so that a point at a cell's coordinates is exactly at its node.
+  /// Empty in a locator built on trust, which projects a quad's corners when it needs them.
   @usableFromInline let planeX: [Double]
   @usableFromInline let planeY: [Double]
 
@@ -69,27 +71,15 @@ public final class AnalyticLocator: PointLocator {
   /// Throws `projectionRejected` with the reason when the projection puts any cell's stored
   /// coordinates more than `tolerance` cells from that cell, or places the boundaries
   /// between cells too far from where the coordinates put them for exact lookups.
-  public init(grid: CurvilinearGrid, projection: MapProjection) throws(GeometryError) {
+  public convenience init(grid: CurvilinearGrid, projection: MapProjection) throws(GeometryError) {
     let label = "MAP_PROJ \(projection.kind.rawValue) (\(projection.kind.name))"
     let worst = projection.largestMismatch(on: grid)
     guard worst.cells <= Self.tolerance else {
       throw .projectionRejected(
         "\(label) disagrees with the grid's coordinates by \(Self.cells(worst.cells)) at (\(worst.i), \(worst.j))")
     }
-    self.grid = grid
-    self.projection = projection
-    mismatch = worst.cells
-    width = grid.width
-    height = grid.height
-    maximumX = Double(grid.width) - 0.5
-    maximumY = Double(grid.height) - 0.5
-    let period = projection.columnsPerTurn
-    let (below, above) = (Double(grid.width - 1) / 2 - period / 2, Double(grid.width - 1) / 2 + period / 2)
-    let wrap = { (x: Double) in Self.wrap(x, below: below, above: above, period: period) }
-    self.period = period
-    wrapBelow = below
-    wrapAbove = above
-    points = (0..<grid.count).map {
+    let wrap = Self.wrapping(grid: grid, projection: projection)
+    let points = (0..<grid.count).map {
       UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
     }
     var planeX = [Double](repeating: 0, count: grid.count)
@@ -101,19 +91,68 @@ public final class AnalyticLocator: PointLocator {
       planeX[cell] = image.map { wrap($0.x) } ?? .nan
       planeY[cell] = image?.y ?? .nan
     }
-    self.planeX = planeX
-    self.planeY = planeY
     var projections = 2 * grid.count
     let deviation = Self.boundaryDeviation(
-      points: points, width: width, height: height, projection: projection, wrap: wrap, projections: &projections)
-    buildWork = projections
-    margin = 3 * deviation + 0.001
-    upperMargin = 1 - margin
-    guard margin < 0.45 else {
+      points: points, width: grid.width, height: grid.height, projection: projection, wrap: wrap,
+      projections: &projections)
+    let margin = 3 * deviation + 0.001
+    guard margin < Self.largestMargin else {
       throw .projectionRejected(
         "\(label) puts the boundaries between cells up to \(Self.cells(deviation)) from where the grid's coordinates put them, too far for exact lookups"
       )
     }
+    self.init(
+      grid: grid, projection: projection, mismatch: worst.cells, margin: margin,
+      tables: (points, planeX, planeY), buildWork: projections)
+  }
+
+  /// The locator over a grid that ingest has already checked the projection against (a
+  /// cube's record says so), built without looking at its cells: no check, and no table per
+  /// cell. A lookup reads the few cells it compares from `grid` and projects a bilinear
+  /// quad's corners as it needs them, so it costs a little more than the checked locator's,
+  /// and building costs the same on any grid. `margin` is the one the check found (a
+  /// locator index records it); without one, `largestMargin`, which is at least any
+  /// margin a checked projection has, so that lookups stay exact (they compare the cells
+  /// on the sphere more often). Answers equal the checked locator's whenever the record is
+  /// true; a false record gives wrong cells, never a read outside the grid.
+  public convenience init(trusting projection: MapProjection, grid: CurvilinearGrid, margin: Double? = nil) {
+    // A margin outside what a check can produce is no margin a check recorded.
+    let safe = margin.flatMap { $0.isFinite && $0 >= 0 && $0 < Self.largestMargin ? $0 : nil }
+    self.init(
+      grid: grid, projection: projection, mismatch: Self.tolerance, margin: safe ?? Self.largestMargin,
+      tables: ([], [], []), buildWork: 0)
+  }
+
+  private init(
+    grid: CurvilinearGrid, projection: MapProjection, mismatch: Double, margin: Double,
+    tables: (points: [UnitVector], planeX: [Double], planeY: [Double]), buildWork: Int
+  ) {
+    self.grid = grid
+    self.projection = projection
+    self.mismatch = mismatch
+    self.margin = margin
+    upperMargin = 1 - margin
+    width = grid.width
+    height = grid.height
+    maximumX = Double(grid.width) - 0.5
+    maximumY = Double(grid.height) - 0.5
+    let period = projection.columnsPerTurn
+    self.period = period
+    wrapBelow = Double(grid.width - 1) / 2 - period / 2
+    wrapAbove = Double(grid.width - 1) / 2 + period / 2
+    (points, planeX, planeY) = tables
+    self.buildWork = buildWork
+  }
+
+  /// The largest margin a checked locator accepts: beyond it, the cells either side of a
+  /// boundary are not the only candidates.
+  public static let largestMargin = 0.45
+
+  /// x brought into the turn of columns centred on `grid`, as the locator wraps it.
+  static func wrapping(grid: CurvilinearGrid, projection: MapProjection) -> (Double) -> Double {
+    let period = projection.columnsPerTurn
+    let (below, above) = (Double(grid.width - 1) / 2 - period / 2, Double(grid.width - 1) / 2 + period / 2)
+    return { x in Self.wrap(x, below: below, above: above, period: period) }
   }
 
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with each cell that can still be
@@ -177,7 +216,7 @@ public final class AnalyticLocator: PointLocator {
     var bestDot = -2.0
     for j in rows {
       for i in columns {
-        let d = points[j * width + i].dot(point)
+        let d = self.point(j * width + i).dot(point)
         if d > bestDot {
           bestDot = d
           best = (i, j)
@@ -194,10 +233,32 @@ public final class AnalyticLocator: PointLocator {
     // x, y ≥ −0.5; the edge band is in the outer quads, extrapolated.
     let i0 = min(Int(max(x, 0)), width - 2)
     let j0 = min(Int(max(y, 0)), height - 2)
-    let quad = PlaneQuad(planeX: planeX, planeY: planeY, southWest: j0 * width + i0, width: width)
+    let quad =
+      planeX.isEmpty
+      ? PlaneQuad(southWest: j0 * width + i0, width: width) { projected($0) }
+      : PlaneQuad(planeX: planeX, planeY: planeY, southWest: j0 * width + i0, width: width)
     let (s, t) = quad.invert(x: x, y: y, start: (x - Double(i0), y - Double(j0)))
     guard s.isFinite, t.isFinite else { return (x, y) }
     return (Double(i0) + s, Double(j0) + t)
+  }
+
+  /// Cell `cell`'s unit vector: the table's, or computed from its coordinates as the table's
+  /// were, so that both compare the same numbers.
+  @inlinable
+  func point(_ cell: Int) -> UnitVector {
+    guard points.isEmpty else { return points[cell] }
+    return UnitVector(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
+  }
+
+  /// Where the projection puts cell `cell`'s stored coordinates (NaN where it does not
+  /// map), x wrapped: what the plane tables hold.
+  @usableFromInline
+  func projected(_ cell: Int) -> (x: Double, y: Double) {
+    guard
+      let image = projection.gridCoordinates(
+        latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
+    else { return (.nan, .nan) }
+    return (Self.wrap(image.x, below: wrapBelow, above: wrapAbove, period: period), image.y)
   }
 
   /// x brought into the turn of columns centred on the grid.

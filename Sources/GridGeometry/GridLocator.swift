@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The locator for any grid a cube can hold: the constant-time regular latitude/longitude
 /// locator when the grid is such a lattice (global grids included), the analytic locator
 /// when the grid's map projection is known and reproduces its coordinates, the bucketed
@@ -20,7 +22,7 @@
 /// the one dispatch over the kinds of locator: `Cube` looks up through it, and its plain
 /// `locate` has the dispatch inlined (`inlinedNearestCell`), which took it back to the
 /// enum-unwrapping code's time. It holds only immutable values, so it is Sendable as it
-/// stands.
+/// stands, and its extent's cache is a mutex.
 public final class GridLocator: PointLocator {
   /// Which locator a grid got.
   public enum Kind: String, Sendable, CaseIterable {
@@ -46,7 +48,17 @@ public final class GridLocator: PointLocator {
   /// The projection's locator, when `kind` is `.analytic`.
   public let analytic: AnalyticLocator?
   /// Where the grid's cell centres lie, for map tiles: every run of a domain shares it.
-  public let extent: GridExtent
+  /// Found when first asked (it looks at every cell), so that a locator built without
+  /// looking at the cells stays so for queries, which never ask.
+  public var extent: GridExtent {
+    extentCache.withLock { cached in
+      if let cached { return cached }
+      let extent = GridExtent(grid)
+      cached = extent
+      return extent
+    }
+  }
+  private let extentCache = Mutex<GridExtent?>(nil)
 
   /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
   /// `.curvilinear`, which throws for grids spanning a hemisphere or more.
@@ -58,29 +70,64 @@ public final class GridLocator: PointLocator {
   /// `.analytic` when `projection` is given and passes the analytic locator's check against
   /// every cell, else `.curvilinear`, which throws for grids spanning a hemisphere or more.
   /// `rejected` hears why a given projection was not used.
-  public init(
+  public convenience init(
     grid: CurvilinearGrid, projection: MapProjection?, rejected: (GeometryError) -> Void = { _ in }
   ) throws(GeometryError) {
-    self.grid = grid
-    extent = GridExtent(grid)
     if let regular = RegularLatLonLocator(grid: grid) {
-      (kind, isGlobal) = (.regular, regular.isGlobalInLongitude)
-      (curvilinear, self.regular, analytic) = (nil, regular, nil)
+      self.init(grid: grid, regular: regular)
       return
     }
-    isGlobal = false
     if let projection {
       do {
-        let analytic = try AnalyticLocator(grid: grid, projection: projection)
-        kind = .analytic
-        (curvilinear, regular, self.analytic) = (nil, nil, analytic)
+        self.init(grid: grid, analytic: try AnalyticLocator(grid: grid, projection: projection))
         return
       } catch {
         rejected(error)
       }
     }
-    kind = .curvilinear
-    (curvilinear, regular, analytic) = (try CellLocator(grid: grid), nil, nil)
+    self.init(grid: grid, curvilinear: try CellLocator(grid: grid))
+  }
+
+  /// The locator `index` describes, built without looking at the grid's cells (a cube's
+  /// stored index: ingest checked the grid): the lattice from its axes, or the analytic
+  /// locator through `projection` with the index's margin. nil when the index cannot serve
+  /// (an analytic index without a projection, a lattice whose axes are not evenly spaced):
+  /// the caller then builds the checked locator.
+  public convenience init?(grid: CurvilinearGrid, index: LocatorIndex, projection: MapProjection?) {
+    guard index.width == grid.width, index.height == grid.height else { return nil }
+    switch index.kind {
+    case .lattice:
+      guard let regular = RegularLatLonLocator(trustingAxesOf: grid) else { return nil }
+      self.init(grid: grid, regular: regular)
+    case .analytic:
+      guard let projection else { return nil }
+      self.init(grid: grid, analytic: AnalyticLocator(trusting: projection, grid: grid, margin: index.margin))
+    }
+  }
+
+  /// The analytic locator through `projection`, which ingest checked against every cell (a
+  /// cube's record says so), built without looking at the cells and with the largest
+  /// margin, since no index records the grid's own.
+  public convenience init(grid: CurvilinearGrid, trusting projection: MapProjection) {
+    self.init(grid: grid, analytic: AnalyticLocator(trusting: projection, grid: grid))
+  }
+
+  private init(grid: CurvilinearGrid, regular: RegularLatLonLocator) {
+    self.grid = grid
+    (kind, isGlobal) = (.regular, regular.isGlobalInLongitude)
+    (curvilinear, self.regular, analytic) = (nil, regular, nil)
+  }
+
+  private init(grid: CurvilinearGrid, analytic: AnalyticLocator) {
+    self.grid = grid
+    (kind, isGlobal) = (.analytic, false)
+    (curvilinear, regular, self.analytic) = (nil, nil, analytic)
+  }
+
+  private init(grid: CurvilinearGrid, curvilinear: CellLocator) {
+    self.grid = grid
+    (kind, isGlobal) = (.curvilinear, false)
+    (self.curvilinear, regular, analytic) = (curvilinear, nil, nil)
   }
 
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with cells that may be read

@@ -12,9 +12,17 @@ struct PlaneQuad {
 
   /// The quad whose south-west corner is cell `southWest` of a grid `width` cells wide.
   init(planeX: [Double], planeY: [Double], southWest: Int, width: Int) {
-    let (a, b, c, d) = (southWest, southWest + 1, southWest + width, southWest + width + 1)
-    (x00, x10, x01, x11) = (planeX[a], planeX[b], planeX[c], planeX[d])
-    (y00, y10, y01, y11) = (planeY[a], planeY[b], planeY[c], planeY[d])
+    self.init(southWest: southWest, width: width) { (planeX[$0], planeY[$0]) }
+  }
+
+  /// The quad whose south-west corner is cell `southWest`, each corner's plane position
+  /// from `position`.
+  init(southWest: Int, width: Int, position: (Int) -> (x: Double, y: Double)) {
+    let (a, b, c, d) = (
+      position(southWest), position(southWest + 1), position(southWest + width), position(southWest + width + 1)
+    )
+    (x00, x10, x01, x11) = (a.x, b.x, c.x, d.x)
+    (y00, y10, y01, y11) = (a.y, b.y, c.y, d.y)
   }
 
   /// Newton's method on the bilinear map from `start`; (s, t) may fall outside [0, 1] when

@@ -60,15 +60,31 @@ public struct RegularLatLonLocator: PointLocator {
   /// and must be monotonic modulo 360.
   public init?(grid: CurvilinearGrid) {
     let width = grid.width
-    let height = grid.height
     let latitudes = grid.latitudes
     let longitudes = grid.longitudes
-    for j in 0..<height {
+    for j in 0..<grid.height {
       for i in 0..<width {
         let cell = j * width + i
         guard latitudes[cell] == latitudes[j * width], longitudes[cell] == longitudes[i] else { return nil }
       }
     }
+    self.init(trustingAxesOf: grid, cellsExamined: grid.count)
+  }
+
+  /// The locator over a grid known to be a lattice (a cube's locator index says ingest
+  /// found it one), built from its first column's latitudes and first row's longitudes
+  /// alone: the other cells are not looked at, so building costs the same on any grid. nil
+  /// when those axes are not evenly spaced. On a grid that is not in fact a lattice the
+  /// answers are wrong cells, never a read outside the grid.
+  public init?(trustingAxesOf grid: CurvilinearGrid) {
+    self.init(trustingAxesOf: grid, cellsExamined: 0)
+  }
+
+  private init?(trustingAxesOf grid: CurvilinearGrid, cellsExamined: Int) {
+    let width = grid.width
+    let height = grid.height
+    let latitudes = grid.latitudes
+    let longitudes = grid.longitudes
     let rows = (0..<height).map { Double(latitudes[$0 * width]) }
     // Unwrap the longitudes: each step taken the short way round, so that 359 → 0 is +1.
     var columns = [Double(longitudes[0])]
@@ -99,7 +115,7 @@ public struct RegularLatLonLocator: PointLocator {
     let half = abs(latitudeStep) / 2
     southEdge = max(-90, (rows.min() ?? -90) - half)
     northEdge = min(90, (rows.max() ?? 90) + half)
-    buildWork = width * height + 4 * (width + height)
+    buildWork = cellsExamined + 4 * (width + height)
     let unit = (0..<height).map { UnitVector(latitude: rows[$0], longitude: 0) }
     rowSin = unit.map(\.z)
     rowCos = unit.map(\.x)

@@ -83,13 +83,43 @@ public final class Cube: Sendable {
   /// `init(path:verifyChecksums:sharingGridWith:)`, hashing what `checksums` names. With
   /// `.blocks`, only metrics read from the hashed blocks are answered: every other one
   /// resolves as a metric the cube does not hold, so no value comes from an unverified block.
-  public init(path: String, checksums: ChecksumScope, sharingGridWith others: [Cube] = []) throws(QueryError) {
-    let file: CubeFile
+  public convenience init(
+    path: String, checksums: ChecksumScope, sharingGridWith others: [Cube] = []
+  ) throws(QueryError) {
+    try self.init(file: Self.open(path, checksums), checksums: checksums, sharingGridWith: others)
+  }
+
+  /// Opens the cube at `path` verifying in proportion to what is read, as a server and the
+  /// command line open cubes: a version 3 cube's header, record and band index now, and
+  /// each checksum block when a read first touches it (`.headerOnly` in version 3), so that
+  /// opening costs the same whatever the cube weighs; a version 1 or 2 cube, which has no
+  /// block checksums, hashed as `olderVersions` says (`.all`: whole, now).
+  public convenience init(
+    path: String, verifyingOnTouch olderVersions: ChecksumScope, sharingGridWith others: [Cube] = []
+  ) throws(QueryError) {
+    let file = try Self.open(path, .headerOnly)
+    if file.formatVersion >= Self.blockChecksumVersion {
+      try self.init(file: file, checksums: .headerOnly, sharingGridWith: others)
+    } else {
+      try self.init(file: Self.open(path, olderVersions), checksums: olderVersions, sharingGridWith: others)
+    }
+  }
+
+  /// The first format version whose cubes carry a checksum per block, verified on touch.
+  static let blockChecksumVersion = 3
+
+  /// The cube file at `path`, hashed as `checksums` says.
+  private static func open(_ path: String, _ checksums: ChecksumScope) throws(QueryError) -> CubeFile {
     do {
-      file = try CubeFile(path: path, checksums: checksums)
+      return try CubeFile(path: path, checksums: checksums)
     } catch {
       throw .unreadableCube(error.description)
     }
+  }
+
+  /// The cube over `file`, opened with `checksums`.
+  private init(file: CubeFile, checksums: ChecksumScope, sharingGridWith others: [Cube]) throws(QueryError) {
+    let path = file.path
     let header = file.header
     if let twin = others.first(where: { $0.file.hasSameGrid(as: file) }) {
       // The twin's coordinates passed the checks below, and these are the same bytes, in
@@ -145,14 +175,37 @@ public final class Cube: Sendable {
     let grid = try CurvilinearGrid(
       width: header.width, height: header.height, latitudes: file.latitudes(position: position),
       longitudes: file.longitudes(position: position))
+    let projection = try? MapProjection(
+      wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
+    if let trusted = try trustedLocator(file, grid: grid, projection: projection) { return trusted }
     // A cube can be crafted: refuse the coordinates ingest refuses, before any locator
     // indexes them.
     try grid.validate()
     // The header's projection is only the source's claim: the locator checks it against
     // every cell and falls back to the generic locator when it does not hold.
-    let projection = try? MapProjection(
-      wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
     return try GridLocator(grid: grid, projection: projection)
+  }
+
+  /// The locator a version 3 cube's record vouches for, built without looking at every
+  /// cell: ingest checked the grid (and, with bit 0, the projection against every cell)
+  /// before it wrote the record, and the record and index are covered by the cube's
+  /// checksums. The index's kind when the cube has one (a grid that does not move), else
+  /// the projection's analytic locator when bit 0 is set, for every position of a moving
+  /// grid too, each anchored on its own first cell; nil (build and check as before)
+  /// whenever the record vouches for nothing this build can use. A locator index that does
+  /// not decode is an error naming it.
+  private static func trustedLocator(
+    _ file: CubeFile, grid: CurvilinearGrid, projection: MapProjection?
+  ) throws(GeometryError) -> GridLocator? {
+    let record = file.geometryRecord
+    if file.positionCount == 1, let bytes = record.locatorIndex {
+      let index = try bytes.withUnsafeBytes { raw in
+        Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
+      }.get()
+      if let locator = GridLocator(grid: grid, index: index, projection: projection) { return locator }
+    }
+    guard record.projectionChecked, let projection else { return nil }
+    return GridLocator(grid: grid, trusting: projection)
   }
 
   /// The header: shape, time axis, identity, metrics.

@@ -45,9 +45,10 @@ extension PointQuestion {
       opened += 1
       // A cube that answers no time of the question is only a time-lagged member, and a
       // member is read for its neighbourhood share alone: its other blocks are not hashed.
+      // A version 3 cube is hashed block by block as it is read, whichever it is.
       let answers = covered.contains { time in !chosen.contains { $0.covers(time) } }
       let checksums: ChecksumScope = answers ? .all : .blocks([Metric.precipitationNeighbourhood.name])
-      guard let cube = try? Cube(path: path, checksums: checksums, sharingGridWith: chosen.map(\.cube)) else {
+      guard let cube = try? Cube(path: path, verifyingOnTouch: checksums, sharingGridWith: chosen.map(\.cube)) else {
         return nil
       }
       let location: PointLocation

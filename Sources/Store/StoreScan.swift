@@ -83,8 +83,14 @@ struct StoreScan: Sendable {
           // Dropped from the catalog, so that it is unmapped (and its lease released) once
           // the last request reading it ends; the file is opened afresh below.
           withdrawn += 1
-          problems.append(
-            "\(file): withdrawn: \(reason); served again once a complete cube is published under its name")
+          let problem = "\(file): withdrawn: \(reason); served again once a complete cube is published under its name"
+          problems.append(problem)
+          // A damaged file would open again (opening reads only its header and record):
+          // it is remembered as rejected until it changes, as a file that failed to open is.
+          if cube.file.withdrawal == .damaged, served == identity {
+            rejected[file] = Rejection(identity: identity, problem: problem)
+            continue
+          }
         }
       }
       if let known = previous?.rejected[file], known.identity == identity {
@@ -102,7 +108,7 @@ struct StoreScan: Sendable {
         // Runs of a domain share their grid: a new run takes the locator of one already open.
         cubes.append(
           try Cube(
-            path: file, verifyChecksums: verifyChecksums,
+            path: file, verifyingOnTouch: verifyChecksums ? .all : .headerOnly,
             sharingGridWith: cubes + (previous?.catalog.cubes ?? [])))
       } catch {
         guard FileIdentity(path: file) != nil else { continue }  // pruned while opening

@@ -102,6 +102,14 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "seconds"))
   var drain: Double = 5
 
+  @Option(
+    help: ArgumentHelp(
+      "MiB per second the background verifier reads the served cubes' not-yet-verified blocks at; 0 turns it off (each block is still verified when a request first reads it).",
+      discussion:
+        "Start-up reads only the cubes' headers and record; this checks every block once, in the background, and withdraws a cube with a damaged block (docs/operations.md).",
+      valueName: "MiB/s"))
+  var verifyRate: Int = ServiceSettings.defaultVerifyBytesPerSecond >> 20
+
   func validate() throws {
     guard keys != nil || !keysExemptLegacy else {
       throw ValidationError("--keys-exempt-legacy exempts the legacy endpoints from --keys FILE, which is not given")
@@ -114,6 +122,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
     guard drain.isFinite, (0...3_600).contains(drain) else {
       throw ValidationError("--drain \(drain) is not a number of seconds in 0…3600")
+    }
+    guard (0...1_048_576).contains(verifyRate) else {
+      throw ValidationError(
+        "--verify-rate \(verifyRate) is not a number of MiB per second in 0…1048576 (0 turns it off)")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
     guard (0...1_000_000).contains(darkskyOutlooks) else {
@@ -135,6 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var settings = ServiceSettings(store: store, host: host, port: port)
     settings.darkSkyOutlooks = darkskyOutlooks
+    settings.verifyBytesPerSecond = verifyRate << 20
     settings.load = LoadLimits(
       inFlight: maxRequests, perClient: maxClientRequests, trustedProxies: Set(trustedProxy))
     settings.drainPeriod = .milliseconds(Int64((drain * 1_000).rounded()))

@@ -45,7 +45,9 @@ public enum FuzzTargets {
       try? MapProjection(wrfCode: $0.code, parameters: $0.parameters, grid: grid)
     }
     var sum = 0
-    for locator in [try? GridLocator(grid: grid, projection: projection), try? GridLocator(grid: grid)] {
+    var locators = [try? GridLocator(grid: grid, projection: projection), try? GridLocator(grid: grid)]
+    locators += trustedLocators(grid: grid, projection: projection, bytes: bytes).map { Optional($0) }
+    for locator in locators {
       guard let locator else { continue }
       for (latitude, longitude) in input.points {
         if let cell = locator.nearestCell(latitude: latitude, longitude: longitude) { sum &+= cell.i &+ cell.j }
@@ -55,6 +57,35 @@ public enum FuzzTargets {
       }
     }
     blackHole(sum)
+  }
+
+  /// The locators a version 3 cube's record vouches for, built over a grid nobody checked
+  /// (as a crafted cube with valid checksums would hold it): the projection's on the
+  /// record's word, and those of a stored lattice and analytic index whose margin the input
+  /// picks, decoded as a reader decodes them. Whatever the grid and the index say, their
+  /// lookups must stay inside the grid.
+  static func trustedLocators(grid: CurvilinearGrid, projection: MapProjection?, bytes: [UInt8]) -> [GridLocator] {
+    var locators: [GridLocator] = []
+    if let projection { locators.append(GridLocator(grid: grid, trusting: projection)) }
+    let margin = Double(bytes.last ?? 0) / 256 * AnalyticLocator.largestMargin
+    for (kind, margin) in [(UInt32(1), 0.0), (UInt32(2), margin)] {
+      var index = Array("NWPLOCIX".utf8)
+      func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { index += $0 } }
+      append(UInt32(1))
+      append(kind)
+      append(UInt64(grid.width))
+      append(UInt64(grid.height))
+      append(margin.bitPattern)
+      index += [UInt8](repeating: 0, count: 24)
+      guard
+        let decoded = index.withUnsafeBytes({
+          try? LocatorIndex(decoding: $0, width: grid.width, height: grid.height)
+        }),
+        let locator = GridLocator(grid: grid, index: decoded, projection: projection)
+      else { continue }
+      locators.append(locator)
+    }
+    return locators
   }
 
   /// The most memory an ingest_dimensions case may plan for: well under libFuzzer's

@@ -110,6 +110,11 @@ public func buildApplication(
     .register(on: router)
   TileRoutes(store: store, clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   var services: [any Service] = [StoreRefreshService(store: store)]
+  if settings.verifyBytesPerSecond > 0 {
+    services.append(
+      CubeVerifierService(
+        store: store, bytesPerSecond: settings.verifyBytesPerSecond, metrics: metrics, logger: logger))
+  }
   if let keys { services.append(KeyReloadService(keys: keys, metrics: metrics, logger: logger)) }
   let application = Application(
     router: router,

@@ -58,6 +58,13 @@ public struct ServiceSettings: Sendable {
   /// requests that ask for the same point in the same hour (`--darksky-outlooks`); 0 keeps
   /// none.
   public var darkSkyOutlooks = 512
+  /// Bytes per second the background verifier reads the served cubes' not-yet-verified
+  /// blocks at (`--verify-rate`, in MiB/s); 0 turns it off, leaving each block to be
+  /// verified when a request first reads it (`CubeVerifierService`).
+  public var verifyBytesPerSecond = ServiceSettings.defaultVerifyBytesPerSecond
+  /// `verifyBytesPerSecond`'s default: 64 MiB/s, a small share of a disk's bandwidth, which
+  /// still verifies eight global runs (11 GB) in about three minutes.
+  public static let defaultVerifyBytesPerSecond = 64 << 20
   /// CAP's `sender` of `/v1/alerts.cap` (`--alerts-sender`): `nwpcube@<host name>` unless set.
   public var alertsSender = "nwpcube@" + ProcessInfo.processInfo.hostName
 
