@@ -47,7 +47,7 @@ enum CubePublisher {
     // what the cube records of its geometry.
     let layout = CubeWriter.Layout(
       bandCells: (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil,
-      projectionChecked: ProjectionCheck.locatesEveryCell(plan))
+      projectionChecked: ProjectionCheck.locatesEveryCell(plan), locatorIndex: ProjectionCheck.locatorIndex(for: plan))
     let writer: CubeWriter
     do {
       // A moving grid: every position with its terrain, and each step's; a grid that does

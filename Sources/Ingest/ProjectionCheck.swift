@@ -64,6 +64,22 @@ enum ProjectionCheck {
     }
   }
 
+  /// The locator index a version 3 cube of a grid that does not move stores (record
+  /// geometry flag bit 1): its locator built and checked against every cell once, here,
+  /// so that a reader maps it rather than building it again; nil for a moving grid, or a
+  /// grid that gets the generic curvilinear locator (`LocatorIndex.encode`).
+  static func locatorIndex(for plan: IngestPlan) -> [UInt8]? {
+    guard plan.motion == nil,
+      let grid = try? CurvilinearGrid(
+        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes)
+    else { return nil }
+    let projection =
+      plan.projection.code == 0
+      ? nil
+      : try? MapProjection(wrfCode: Int(plan.projection.code), parameters: plan.projection.parameters, grid: grid)
+    return LocatorIndex.encode(grid: grid, projection: projection)
+  }
+
   private static func warning(
     for plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
   ) -> String? {
