@@ -103,8 +103,8 @@ public struct IngestCost: Sendable, Equatable {
     // terrain while the positions are decided (40 bytes a cell).
     let extraPositions = Double(Swift.max(positions, 1) - 1)
     let geometry = cells * 64 + extraPositions * cells * 40
-    // `PrecipitationNeighbourhood`: its set-up, linear in the cells.
-    let neighbourhood = cells * 96
+    // `PrecipitationNeighbourhood`: its set-up and a band's counts, linear in the cells.
+    let neighbourhood = PrecipitationNeighbourhood.bytes(cells: cells)
     // Every open NetCDF-4 file (up to `OpenInputs`' 256, one a step at most) keeps a
     // cache per variable read; no cache holds more than the data read from it.
     let openFiles = Swift.min(s, 256)
