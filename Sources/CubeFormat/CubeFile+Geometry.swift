@@ -2,10 +2,12 @@ extension CubeFile {
   /// What a version 3 cube's record says about its geometry, for a reader that builds the
   /// cell locator: whether ingest checked the header's projection against every cell of
   /// every position (record geometry flag bit 0), and the locator index section's bytes
-  /// (flag bit 1), verified before they are returned. Neither for versions 1 and 2, which
-  /// have no record.
+  /// (flag bit 1), verified before they are returned: when a block of them does not match,
+  /// nil, and the cube is damaged (`damage` names the block). Neither for versions 1 and 2,
+  /// which have no record.
   public var geometryRecord: CubeGeometryRecord {
-    CubeGeometryRecord(projectionChecked: false, locatorIndex: nil)
+    let index = locatorIndexRange.flatMap { range in try? withVerifiedBytes(range) { Array($0) } }
+    return CubeGeometryRecord(projectionChecked: projectionChecked, locatorIndex: index)
   }
 }
 

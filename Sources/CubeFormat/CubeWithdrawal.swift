@@ -6,6 +6,7 @@ public enum CubeWithdrawal: UInt8, Sendable, CustomStringConvertible {
   case leaseBroken = 1
   /// A checksum block verified after the cube was opened (by a read or by the background
   /// verifier) did not match: the file is damaged, and stays left out until it changes.
+  /// `CubeFile.damage` names the block.
   case damaged = 2
 
   public var description: String {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds the grid cell nearest to a latitude/longitude through the grid's map projection,
 /// exactly: the answer is the great-circle nearest mass point, as a brute-force scan over
@@ -42,14 +43,24 @@ public final class AnalyticLocator: PointLocator {
   @usableFromInline let period: Double
   @usableFromInline let wrapBelow: Double
   @usableFromInline let wrapAbove: Double
-  /// Every cell's unit vector, for the exact comparisons; empty in a locator built on trust,
-  /// which computes the few it compares (`point(_:)`).
-  @usableFromInline let points: [UnitVector]
-  /// Where the projection puts every cell's stored coordinates: bilinear positions are
-  /// found in these quads, so that a point at a cell's coordinates is exactly at its node.
-  /// Empty in a locator built on trust, which projects a quad's corners when it needs them.
-  @usableFromInline let planeX: [Double]
-  @usableFromInline let planeY: [Double]
+  /// Every cell's unit vector and projected position, once made: the checked build makes
+  /// them, a locator built on trust makes them only when asked (`prepareTables()`, which a
+  /// server calls in the background) and until then computes the few it needs per lookup.
+  @usableFromInline let tables = AtomicLazyReference<CellTables>()
+
+  /// Every cell's unit vector, for the exact comparisons, and where the projection puts
+  /// every cell's stored coordinates: bilinear positions are found in these quads, so that
+  /// a point at a cell's coordinates is exactly at its node.
+  @usableFromInline
+  final class CellTables: Sendable {
+    @usableFromInline let points: [UnitVector]
+    @usableFromInline let planeX: [Double]
+    @usableFromInline let planeY: [Double]
+
+    init(points: [UnitVector], planeX: [Double], planeY: [Double]) {
+      (self.points, self.planeX, self.planeY) = (points, planeX, planeY)
+    }
+  }
 
   /// The projections the build made: at most `workLimit(cells:)`.
   public let buildWork: Int
@@ -103,7 +114,7 @@ public final class AnalyticLocator: PointLocator {
     }
     self.init(
       grid: grid, projection: projection, mismatch: worst.cells, margin: margin,
-      tables: (points, planeX, planeY), buildWork: projections)
+      tables: CellTables(points: points, planeX: planeX, planeY: planeY), buildWork: projections)
   }
 
   /// The locator over a grid that ingest has already checked the projection against (a
@@ -120,12 +131,12 @@ public final class AnalyticLocator: PointLocator {
     let safe = margin.flatMap { $0.isFinite && $0 >= 0 && $0 < Self.largestMargin ? $0 : nil }
     self.init(
       grid: grid, projection: projection, mismatch: Self.tolerance, margin: safe ?? Self.largestMargin,
-      tables: ([], [], []), buildWork: 0)
+      tables: nil, buildWork: 0)
   }
 
   private init(
     grid: CurvilinearGrid, projection: MapProjection, mismatch: Double, margin: Double,
-    tables: (points: [UnitVector], planeX: [Double], planeY: [Double]), buildWork: Int
+    tables: CellTables?, buildWork: Int
   ) {
     self.grid = grid
     self.projection = projection
@@ -140,8 +151,23 @@ public final class AnalyticLocator: PointLocator {
     self.period = period
     wrapBelow = Double(grid.width - 1) / 2 - period / 2
     wrapAbove = Double(grid.width - 1) / 2 + period / 2
-    (points, planeX, planeY) = tables
+    if let tables { _ = self.tables.storeIfNil(tables) }
     self.buildWork = buildWork
+  }
+
+  /// Makes the per-cell tables of a locator built on trust (a pass over the cells: one
+  /// projection and one unit vector each), after which its lookups cost what the checked
+  /// locator's do; nothing when they exist. Safe to call from any thread, any number of
+  /// times: the first tables stored stay.
+  public func prepareTables() {
+    guard tables.load() == nil else { return }
+    let count = grid.count
+    let points = (0..<count).map {
+      UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
+    }
+    let positions = (0..<count).map { projected($0) }
+    _ = tables.storeIfNil(
+      CellTables(points: points, planeX: positions.map(\.x), planeY: positions.map(\.y)))
   }
 
   /// The largest margin a checked locator accepts: beyond it, the cells either side of a
@@ -214,9 +240,10 @@ public final class AnalyticLocator: PointLocator {
     guard let point = projection.sines.unitVector(latitude: latitude, longitude: longitude) else { return cell }
     var best = cell
     var bestDot = -2.0
+    let table = tables.load()
     for j in rows {
       for i in columns {
-        let d = self.point(j * width + i).dot(point)
+        let d = (table?.points[j * width + i] ?? self.point(j * width + i)).dot(point)
         if d > bestDot {
           bestDot = d
           best = (i, j)
@@ -234,20 +261,21 @@ public final class AnalyticLocator: PointLocator {
     let i0 = min(Int(max(x, 0)), width - 2)
     let j0 = min(Int(max(y, 0)), height - 2)
     let quad =
-      planeX.isEmpty
-      ? PlaneQuad(southWest: j0 * width + i0, width: width) { projected($0) }
-      : PlaneQuad(planeX: planeX, planeY: planeY, southWest: j0 * width + i0, width: width)
+      if let table = tables.load() {
+        PlaneQuad(planeX: table.planeX, planeY: table.planeY, southWest: j0 * width + i0, width: width)
+      } else {
+        PlaneQuad(southWest: j0 * width + i0, width: width) { projected($0) }
+      }
     let (s, t) = quad.invert(x: x, y: y, start: (x - Double(i0), y - Double(j0)))
     guard s.isFinite, t.isFinite else { return (x, y) }
     return (Double(i0) + s, Double(j0) + t)
   }
 
-  /// Cell `cell`'s unit vector: the table's, or computed from its coordinates as the table's
-  /// were, so that both compare the same numbers.
+  /// Cell `cell`'s unit vector computed from its coordinates as the tables' are, so that
+  /// both compare the same numbers.
   @inlinable
   func point(_ cell: Int) -> UnitVector {
-    guard points.isEmpty else { return points[cell] }
-    return UnitVector(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
+    UnitVector(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
   }
 
   /// Where the projection puts cell `cell`'s stored coordinates (NaN where it does not

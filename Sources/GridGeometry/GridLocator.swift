@@ -130,6 +130,11 @@ public final class GridLocator: PointLocator {
     (self.curvilinear, regular, analytic) = (curvilinear, nil, nil)
   }
 
+  /// Makes the per-cell tables a locator built on trust leaves out (`AnalyticLocator.
+  /// prepareTables()`), so that its lookups cost what a checked locator's do; nothing for
+  /// the other locators, which have what they need.
+  public func prepareTables() { analytic?.prepareTables() }
+
   /// `nearestCell(latitude:longitude:)`, calling `prefetch` with cells that may be read
   /// while the search is still deciding.
   @inlinable

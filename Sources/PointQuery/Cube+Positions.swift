@@ -14,6 +14,15 @@ extension Cube {
   /// The locator over the coordinates of position `position` (in `0..<positionCount`).
   public func locator(position: Int) -> GridLocator { locators[position] }
 
+  /// Makes the per-cell tables that locators built on a version 3 cube's word leave out
+  /// (`GridLocator.prepareTables()`), so that lookups cost what they cost on a checked
+  /// locator: a pass over the cells, for a long-running reader to make off its request
+  /// path (the server's refresh does). Nothing when they exist; a one-off reader (the
+  /// command line's query) never needs it.
+  public func prepareLocators() {
+    for locator in locators { locator.prepareTables() }
+  }
+
   /// Whether the point `location` was made for lies in the grid at `step`: always, for a
   /// cube that does not move; false for a step outside the run or a location another cube
   /// made.

@@ -89,6 +89,8 @@ struct BenchCommand: ParsableCommand {
     guard !selected.subtracting(["places"]).isEmpty else { return }
     guard let store else { throw ValidationError("--store is required for every kind but places") }
     let forecastStore = try ForecastStore(path: store)
+    // Lookups as a server makes them, once its refresh has made the locators' tables.
+    for cube in forecastStore.cubes { cube.prepareLocators() }
     // The finest grid of the newest run.
     let cube = forecastStore.cubes[0]
     var random = SplitMix64(seed: seed)

@@ -50,16 +50,24 @@ import _TestSupport
     let (grid, projection) = try analyticCase.make()
     guard let checked = try? AnalyticLocator(grid: grid, projection: projection) else { return }
     let trusted = AnalyticLocator(trusting: projection, grid: grid, margin: checked.margin)
+    // Before its tables are made (what the command line uses), and after (what a server
+    // uses once its refresh has made them).
+    let prepared = AnalyticLocator(trusting: projection, grid: grid, margin: checked.margin)
+    prepared.prepareTables()
+    prepared.prepareTables()
     var random = TestRandom(seed: 29)
     for _ in 0..<2_000 {
       let point = GridSampling.point(
         x: random.uniform(-0.45...(Double(grid.width) - 0.55)), y: random.uniform(-0.45...(Double(grid.height) - 0.55)),
         width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
       let expected = try #require(checked.position(latitude: point.latitude, longitude: point.longitude))
-      let got = try #require(trusted.position(latitude: point.latitude, longitude: point.longitude))
-      #expect(got.i == expected.i && got.j == expected.j)
-      #expect(abs(got.x - expected.x) < 1e-9 && abs(got.y - expected.y) < 1e-9, "\(got) vs \(expected)")
+      for locator in [trusted, prepared] {
+        let got = try #require(locator.position(latitude: point.latitude, longitude: point.longitude))
+        #expect(got.i == expected.i && got.j == expected.j)
+        #expect(abs(got.x - expected.x) < 1e-9 && abs(got.y - expected.y) < 1e-9, "\(got) vs \(expected)")
+      }
     }
+    checkAgainstBruteForce(prepared, seed: 31, count: 2_000, nearBoundaries: 1_000)
     for cell in stride(from: 0, to: grid.count, by: 97) {
       let node = try #require(
         trusted.position(latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell])))

@@ -1,6 +1,7 @@
 import CubeFormat
 import Foundation
 import Ingest
+import _TestSupport
 
 /// Writes a target's generated seeds (Fuzz/Corpus is committed; this is how its binary
 /// files were made): `NWPCUBE_FUZZ_WRITE_SEEDS=DIR` makes a fuzz binary write its seeds
@@ -59,7 +60,25 @@ public enum FuzzSeeds {
       }
     }
     seeds.merge(movingCubes()) { first, _ in first }
+    seeds.merge(version3(seeds)) { first, _ in first }
     return seeds
+  }
+
+  /// Version 3 forms of the version 2 seeds (docs/cube-format.md, *Version 3*): in one band
+  /// and in several, so that mutations reach the record, the band index, the checksum
+  /// table and sub-sections of more than one band.
+  static func version3(_ seeds: [String: [UInt8]]) -> [String: [UInt8]] {
+    var made: [String: [UInt8]] = [:]
+    let forms: [(seed: String, name: String, bandCells: Int, checked: Bool)] = [
+      ("tiny.cube", "tiny-v3.cube", 4, true), ("tiny.cube", "tiny-v3-bands.cube", 1, false),
+      ("moving.cube", "moving-v3-bands.cube", 4, false), ("wrf.cube", "wrf-v3-bands.cube", 32, true),
+    ]
+    for form in forms {
+      // Only a version 2 seed converts (a seed written by a version 3 build is one already).
+      guard let v2 = seeds[form.seed], v2.count > 12, v2[8] == 2 else { continue }
+      made[form.name] = BandedCube(v2: v2, bandCells: form.bandCells, projectionChecked: form.checked).bytes
+    }
+    return made
   }
 
   /// Cubes whose grid moves (docs/cube-format.md, *Positions*): 4 × 3 cells, 6 steps over

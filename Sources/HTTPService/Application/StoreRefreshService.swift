@@ -33,11 +33,13 @@ final class StoreRefreshService: Service {
     }
   }
 
-  /// One `refresh()`, on a dispatch queue.
+  /// One `refresh()`, on a dispatch queue, then the per-cell tables of the locators the
+  /// new cubes were opened with (`Cube.prepareLocators()`: an atomic load per cube once
+  /// made), so that requests never pay for them and start-up does not wait for them.
   static func refresh(_ store: ForecastStore) async {
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       DispatchQueue.global(qos: .utility).async {
-        store.refresh()
+        for cube in store.refresh().cubes { cube.prepareLocators() }
         done.resume()
       }
     }
