@@ -62,10 +62,12 @@ final class InputScreen: Sendable {
       return
     }
     for index in values.indices where !range.contains(values[index]) {
+      // The value is named in the warning before it becomes missing.
+      if region.counts(index) {
+        if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
+        tally.bad += 1
+      }
       values[index] = .nan
-      guard region.counts(index) else { continue }
-      if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
-      tally.bad += 1
     }
     record(name, tally, step: step, region: region, why: Self.outsideRange(range))
   }
