@@ -26,17 +26,30 @@ extension IngestPlan {
     // A convention that ever lists the metric itself gets its values replaced, not doubled.
     let existing = metrics.firstIndex(of: .precipitationNeighbourhood)
     let derive = self.derive
-    return IngestPlan(
+    let halo = neighbourhood.haloRows
+    var plan = IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
       terrain: terrain, levels: levels, screen: screen,
-      derive: { (index) throws(IngestError) in
-        var values = try derive(index)
-        let percentages = neighbourhood.percentages(rain: values[rainSlot])
+      derive: { (index, band) throws(IngestError) in
+        // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
+        // derived too (their cells counted by the bands that own them), then dropped.
+        let wide = band.widened(by: halo)
+        var values = try derive(index, wide)
+        let percentages = values[rainSlot].withUnsafeBufferPointer {
+          neighbourhood.percentages(rain: $0, rows: wide.rows, owned: band.rows)
+        }
+        let first = (band.rows.lowerBound - wide.rows.lowerBound) * band.width
+        let kept = first..<(first + band.cells)
+        if kept != values[rainSlot].indices {
+          values = values.map { $0.isEmpty ? $0 : Array($0[kept]) }
+        }
         if let existing { values[existing] = percentages } else { values.append(percentages) }
         return values
       }, motion: motion)
+    plan.haloRows = halo
+    return plan
   }
 
   private func with(warning: String) -> IngestPlan {
