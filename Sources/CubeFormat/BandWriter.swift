@@ -260,13 +260,17 @@ final class BandWriter {
     output.pad(to: plan.bandIndexOffset)
     output.append(littleEndian: zip(plan.subsectionOffsets, plan.subsectionBytes).flatMap { [UInt64($0), UInt64($1)] })
     output.pad(to: plan.checksumTableOffset)
-    let checksums = output.finish()
-    var table = [UInt8](repeating: 0, count: plan.checksumTableBytes)
+    // The checksum table goes out through the output too, so that the file's last page is
+    // written once.
+    let checksums = output.endChecksums()
+    var table = [UInt8](repeating: 0, count: checksums.count * MemoryLayout<UInt64>.size)
     table.withUnsafeMutableBytes { bytes in
       for (index, checksum) in checksums.enumerated() {
         bytes.storeBytes(of: checksum.littleEndian, toByteOffset: index * 8, as: UInt64.self)
       }
     }
+    table.withUnsafeBytes { output.append($0) }
+    output.flush()
     var headerBytes = [UInt8](repeating: 0, count: plan.geometryOffset)
     headerBytes.withUnsafeMutableBytes { bytes in
       guard let base = bytes.baseAddress else { return }
@@ -274,8 +278,8 @@ final class BandWriter {
     }
     let failure =
       output.failure
-      ?? (checksums.count * 8 == plan.checksumTableBytes ? nil : "the checksum table does not cover the file")
-      ?? table.withUnsafeBytes { CubeOutput.write(descriptor, $0, at: plan.checksumTableOffset) }
+      ?? (table.count == plan.checksumTableBytes && output.offset == plan.fileBytes
+        ? nil : "the checksum table does not cover the file as the layout says")
       ?? headerBytes.withUnsafeBytes { CubeOutput.write(descriptor, $0, at: 0) }
     if let failure {
       abandon()

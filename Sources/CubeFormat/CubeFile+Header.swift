@@ -22,7 +22,9 @@ extension CubeFile {
     var buffer = [UInt8](repeating: 0, count: CubeLayout.fixedHeaderBytes)
     try read(descriptor, into: &buffer, from: 0, path: path)
     let declared = buffer.withUnsafeBytes { $0.baseAddress?.le(CubeLayout.headerBytesOffset, as: UInt32.self) ?? 0 }
-    let longest = CubeLayout.fixedHeaderBytes + CubeLimits.metrics.upperBound * CubeLayout.metricEntryBytes
+    let longest =
+      CubeLayout.fixedHeaderBytes + CubeLimits.metrics.upperBound * CubeLayout.metricEntryBytes
+      + CubeLayout.Version3.recordBytes
     let wanted = min(size, Int(min(declared, UInt32(longest))))
     if wanted > buffer.count {
       let fixed = buffer.count

@@ -11,8 +11,19 @@ extension CubeFile {
   ///
   /// With `blocks` false only the header's checksum is recomputed: a test that altered a
   /// block checksum field on purpose gets a consistent header around it.
+  ///
+  /// A version 3 cube's checksum table is recomputed instead (each block from the geometry
+  /// offset the header names up to the table's offset the record names, as far as the
+  /// table reaches), then the table's own checksum in the record.
   package static func reseal(_ bytes: inout [UInt8], blocks: Bool = true) {
     guard bytes.count >= CubeLayout.fixedHeaderBytes else { return }
+    if bytes.withUnsafeBytes({ $0.baseAddress?.le(CubeLayout.versionOffset, as: UInt32.self) })
+      == CubeLayout.bandVersion
+    {
+      if blocks { resealBlocks(&bytes) }
+      sealHeader(&bytes)
+      return
+    }
     bytes.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
       let reader = UnsafeRawPointer(base)
@@ -60,11 +71,50 @@ extension CubeFile {
           base.setLE(XXH64.hash(positions), at: CubeLayout.positionsChecksumOffset)
         }
       }
-      let headerBytes = UInt64(reader.le(CubeLayout.headerBytesOffset, as: UInt32.self))
-      guard headerBytes >= UInt64(CubeLayout.headerChecksumOffset + 8), headerBytes <= UInt64(size) else { return }
+    }
+    sealHeader(&bytes)
+  }
+
+  /// Recomputes the header's checksum over the bytes the header says it has, when they
+  /// lie inside `bytes`.
+  private static func sealHeader(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let headerBytes = UInt64(UnsafeRawPointer(base).le(CubeLayout.headerBytesOffset, as: UInt32.self))
+      guard headerBytes >= UInt64(CubeLayout.headerChecksumOffset + 8), headerBytes <= UInt64(buffer.count) else {
+        return
+      }
       base.setLE(UInt64(0), at: CubeLayout.headerChecksumOffset)
-      let header = UnsafeRawBufferPointer(start: reader, count: Int(headerBytes))
+      let header = UnsafeRawBufferPointer(start: base, count: Int(headerBytes))
       base.setLE(XXH64.hash(header), at: CubeLayout.headerChecksumOffset)
+    }
+  }
+
+  /// Version 3: every block's checksum into the table, then the table's into the record,
+  /// as far as the (possibly altered) offsets lie inside `bytes`.
+  private static func resealBlocks(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let reader = UnsafeRawPointer(base)
+      let size = UInt64(buffer.count)
+      let metricCount = UInt64(reader.le(CubeLayout.metricCountOffset, as: UInt32.self))
+      guard metricCount <= UInt64(CubeLimits.metrics.upperBound) else { return }
+      let record = CubeLayout.fixedHeaderBytes + Int(metricCount) * CubeLayout.metricEntryBytes
+      guard UInt64(record + CubeLayout.Version3.recordBytes) <= size else { return }
+      typealias V3 = CubeLayout.Version3
+      let start = reader.le(CubeLayout.geometryOffsetOffset, as: UInt64.self)
+      let table = reader.le(record + V3.checksumTableOffsetOffset, as: UInt64.self)
+      let tableBytes = reader.le(record + V3.checksumTableBytesOffset, as: UInt64.self)
+      guard start < table, table <= size, tableBytes <= size - table else { return }
+      let blockBytes = UInt64(V3.checksumBlockBytes)
+      let count = min((table - start + blockBytes - 1) / blockBytes, tableBytes / 8)
+      for block in 0..<count {
+        let first = start + block * blockBytes
+        let region = UnsafeRawBufferPointer(start: reader + Int(first), count: Int(min(blockBytes, table - first)))
+        base.setLE(XXH64.hash(region), at: Int(table + block * 8))
+      }
+      let tableRegion = UnsafeRawBufferPointer(start: reader + Int(table), count: Int(tableBytes))
+      base.setLE(XXH64.hash(tableRegion), at: record + V3.checksumTableChecksumOffset)
     }
   }
 }

@@ -18,6 +18,29 @@ extension CubeFile {
     let positionCount: Int
     /// Each step's position, nil when there is one position.
     let stepPositions: [Int]?
+    /// Version 3's bands and checksum blocks, nil in versions 1 and 2.
+    var bands: Bands? = nil
+    /// Each entry of `data`'s bytes: version 3's sub-sections (band-major); nil when they
+    /// are `dataBytes`, one block or section per metric.
+    var sectionBytes: [Int]? = nil
+  }
+
+  /// What opening a version 3 cube found of its bands and checksum blocks.
+  struct Bands {
+    /// Cells per band (a power of two) and the number of bands.
+    let cells: Int
+    let count: Int
+    /// The record's geometry flags.
+    let geometryFlags: UInt32
+    /// The locator index section's bytes, nil without one.
+    let locatorIndex: Range<Int>?
+    /// The checksum table's bytes.
+    let checksumTable: Range<Int>
+    /// The band index's bytes.
+    let bandIndex: Range<Int>
+    /// The checksum blocks, those of the band index (and of the positions section's step
+    /// table) already verified.
+    let blocks: ChecksumBlocks
   }
 
   /// Decodes the header and checks every field against `CubeLimits` and every offset and
@@ -55,10 +78,13 @@ extension CubeFile {
     }
     let storedMetricCount = base.le(CubeLayout.metricCountOffset, as: UInt32.self)
     let storedHeaderBytes = base.le(CubeLayout.headerBytesOffset, as: UInt32.self)
+    // Version 3's record follows the metric table, inside the header.
+    let record = version == CubeLayout.bandVersion ? UInt64(CubeLayout.Version3.recordBytes) : 0
     // Both are u32 and the count is at most 256 once checked, so the sum is exact.
     guard storedMetricCount >= 1, storedMetricCount <= UInt32(CubeLimits.metrics.upperBound),
       UInt64(storedHeaderBytes)
-        == UInt64(CubeLayout.fixedHeaderBytes) + UInt64(storedMetricCount) * UInt64(CubeLayout.metricEntryBytes),
+        == UInt64(CubeLayout.fixedHeaderBytes) + UInt64(storedMetricCount) * UInt64(CubeLayout.metricEntryBytes)
+        + record,
       UInt64(storedHeaderBytes) <= UInt64(size)
     else {
       throw fail(
@@ -82,6 +108,11 @@ extension CubeFile {
     }
     let hasTerrain = flags & CubeLayout.terrainFlag != 0
     let hasPositions = flags & CubeLayout.positionsFlag != 0
+    if version == CubeLayout.bandVersion {
+      return try validateVersion3(
+        base: base, size: size, verify: verify, headerOnly: headerOnly, metricCount: metricCount,
+        headerBytes: headerBytes, terrain: hasTerrain, positions: hasPositions, fail: fail)
+    }
     let plan = try checkedShape(
       base: base, size: size, metricCount: metricCount, terrain: hasTerrain, positions: hasPositions, packed: packed,
       fail: fail)
@@ -107,17 +138,9 @@ extension CubeFile {
     var data: [UnsafeRawPointer] = []
     for index in 0..<metricCount {
       let entry = CubeLayout.fixedHeaderBytes + index * CubeLayout.metricEntryBytes
-      guard let name = base.text(entry, bytes: CubeLayout.nameBytes) else {
-        throw fail("corrupted: metric \(index) name is not NUL-terminated UTF-8 text")
-      }
-      var label: String { "metric \(index) (\(CubeLimits.printable(name)))" }
-      guard let unit = base.text(entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes) else {
-        throw fail("corrupted: \(label) unit is not NUL-terminated UTF-8 text")
-      }
-      let sentinel = base.le(entry + CubeLayout.sentinelOffset, as: UInt16.self)
-      guard sentinel == CubeMetric.missing else {
-        throw fail("corrupted: \(label) missing-value sentinel \(sentinel) is not 65535")
-      }
+      let metric = try metric(base: base, index: index, fail: fail)
+      let name = metric.name
+      let label = "metric \(index) (\(CubeLimits.printable(name)))"
       let offset = base.le(entry + CubeLayout.dataOffsetOffset, as: UInt64.self)
       guard offset == UInt64(plan.layout.dataOffsets[index]) else {
         throw fail(
@@ -137,11 +160,7 @@ extension CubeFile {
           throw fail("corrupted: data checksum mismatch in metric \(CubeLimits.printable(name))")
         }
       }
-      metrics.append(
-        CubeMetric(
-          name: name, unit: unit, temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
-          scale: base.leDouble(entry + CubeLayout.scaleOffset),
-          offset: base.leDouble(entry + CubeLayout.valueOffsetOffset)))
+      metrics.append(metric)
       if !headerOnly {
         if packed {
           try checkSection(
@@ -151,6 +170,42 @@ extension CubeFile {
         data.append(base + Int(offset))
       }
     }
+    let header = try header(
+      base: base, width: plan.width, height: plan.height, steps: plan.steps, metrics: metrics, fail: fail)
+    return Validated(
+      header: header, geometryOffset: plan.layout.geometryOffset, version: Int(version), data: data,
+      dataBytes: plan.layout.dataBytes,
+      terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil, positionsOffset: positions?.layout.positionsOffset,
+      positionCount: positions?.count ?? 1,
+      stepPositions: positions?.stepPositions)
+  }
+
+  /// Metric `index` of the table: its name and unit (NUL-terminated UTF-8), its sentinel
+  /// (65535), its kind, scale and offset.
+  static func metric(base: UnsafeRawPointer, index: Int, fail: (String) -> CubeError) throws(CubeError) -> CubeMetric {
+    let entry = CubeLayout.fixedHeaderBytes + index * CubeLayout.metricEntryBytes
+    guard let name = base.text(entry, bytes: CubeLayout.nameBytes) else {
+      throw fail("corrupted: metric \(index) name is not NUL-terminated UTF-8 text")
+    }
+    let label = "metric \(index) (\(CubeLimits.printable(name)))"
+    guard let unit = base.text(entry + CubeLayout.unitOffset, bytes: CubeLayout.unitBytes) else {
+      throw fail("corrupted: \(label) unit is not NUL-terminated UTF-8 text")
+    }
+    let sentinel = base.le(entry + CubeLayout.sentinelOffset, as: UInt16.self)
+    guard sentinel == CubeMetric.missing else {
+      throw fail("corrupted: \(label) missing-value sentinel \(sentinel) is not 65535")
+    }
+    return CubeMetric(
+      name: name, unit: unit, temporal: base.le(entry + CubeLayout.temporalOffset, as: UInt32.self),
+      scale: base.leDouble(entry + CubeLayout.scaleOffset),
+      offset: base.leDouble(entry + CubeLayout.valueOffsetOffset))
+  }
+
+  /// The header of a cube of this shape and these metrics, with the fixed header's other
+  /// fields, checked against `CubeLimits`.
+  static func header(
+    base: UnsafeRawPointer, width: Int, height: Int, steps: Int, metrics: [CubeMetric], fail: (String) -> CubeError
+  ) throws(CubeError) -> CubeHeader {
     guard let model = base.text(CubeLayout.modelOffset, bytes: CubeLayout.modelBytes) else {
       throw fail("corrupted: model name is not NUL-terminated UTF-8 text")
     }
@@ -158,7 +213,7 @@ extension CubeFile {
       throw fail("corrupted: domain is not NUL-terminated UTF-8 text")
     }
     let header = CubeHeader(
-      width: plan.width, height: plan.height, stepCount: plan.steps,
+      width: width, height: height, stepCount: steps,
       firstTime: base.le(CubeLayout.firstTimeOffset, as: Int64.self),
       stepSeconds: base.le(CubeLayout.stepSecondsOffset, as: Int64.self),
       runStart: base.le(CubeLayout.runStartOffset, as: Int64.self),
@@ -171,12 +226,7 @@ extension CubeFile {
         }),
       metrics: metrics)
     if let problem = CubeLimits.problem(in: header) { throw fail("corrupted: \(problem)") }
-    return Validated(
-      header: header, geometryOffset: plan.layout.geometryOffset, version: Int(version), data: data,
-      dataBytes: plan.layout.dataBytes,
-      terrainOffset: hasTerrain ? plan.layout.terrainOffset : nil, positionsOffset: positions?.layout.positionsOffset,
-      positionCount: positions?.count ?? 1,
-      stepPositions: positions?.stepPositions)
+    return header
   }
 
   /// The positions section against the file: its count, then its size, its checksum, the
@@ -329,7 +379,7 @@ extension CubeFile {
   /// one before ends (the first right after the table), each frame decodes only to words
   /// ≤ 65534 or missing, and the padding follows the last payload exactly. After this, no
   /// entry can send a read outside the section.
-  private static func checkSection(
+  static func checkSection(
     _ section: UnsafeRawPointer, bytes: Int, cells: Int, steps: Int, fail: (String) -> CubeError
   ) throws(CubeError) {
     var next = UInt64(cells * CubeLayout.cellEntryBytes)

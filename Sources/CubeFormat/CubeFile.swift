@@ -9,10 +9,16 @@ import Synchronization
 
 /// A cube opened read-only through `mmap`.
 ///
-/// Opening checks everything a reader depends on — magic, version, sizes, offsets and the
-/// XXH64 checksums of header, geometry and every data block — so that a truncated,
-/// corrupted or foreign file is refused with a one-line reason instead of crashing or
-/// answering wrong numbers later. Reads after that are O(1) pointer arithmetic.
+/// Opening checks everything a reader depends on — magic, version, sizes, offsets and, in
+/// versions 1 and 2, the XXH64 checksums of header, geometry and every data block — so that
+/// a truncated, corrupted or foreign file is refused with a one-line reason instead of
+/// crashing or answering wrong numbers later. Reads after that are O(1) pointer arithmetic.
+///
+/// Version 3 checksums the file in 64 KiB blocks instead, and opening it does no work per
+/// cell or per byte of data: each read verifies the blocks it reads the first time it
+/// reads them (`verify(bytes:)`, docs/cube-format.md, *What is verified when*). A block
+/// that does not match withdraws the cube (`CubeWithdrawal.damaged`); the read gives
+/// missing values and `damage` says which block, and `Cube` turns that into an error.
 ///
 /// A page of the file can still change after it was verified, if another process writes to
 /// it in place: with `CubeLeases` started, the cube holds a read lease and is withdrawn
@@ -44,14 +50,45 @@ public final class CubeFile: @unchecked Sendable {
   /// Each step's position, nil when there is one position (so that a cube whose grid
   /// does not move carries no table).
   @usableFromInline let stepTable: [Int]?
-  /// The format version: 1 (16-bit words) or 2 (packed series).
+  /// The format version: 1 (16-bit words), 2 (packed series) or 3 (packed series in bands,
+  /// checksummed by block).
   public let formatVersion: Int
-  /// Each metric's data as validated: version 1's words, or version 2's section (its table
-  /// of one entry per cell, then the payloads the entries point into); with, for version 2,
-  /// where its payloads must end, in bytes from the section's start (the padding after them
-  /// keeps a code's 4-byte load inside the section). Side by side in one array, so that a
-  /// read's bounds check costs no second array access.
+  /// Each band's data of each metric as validated, at `band * metricCount + metric`:
+  /// version 1's words, or version 2's section or version 3's sub-section (its table of one
+  /// entry per cell of the band, then the payloads the entries point into); with, when
+  /// packed, where its payloads must end, in bytes from the section's start (the padding
+  /// after them keeps a code's 4-byte load inside the section). Side by side in one array,
+  /// so that a read's bounds check costs no second array access. Versions 1 and 2 are one
+  /// band.
   @usableFromInline let data: [(base: UnsafeRawPointer, payloadEnd: Int)]
+  /// A cell's band is `cell >> bandShift` and its place in the band `cell & bandMask`
+  /// (bands are a power of two cells); one band: a shift past every cell index.
+  @usableFromInline let bandShift: Int
+  @usableFromInline let bandMask: Int
+  @usableFromInline let metricCount: Int
+  /// Cells per band (a power of two; for versions 1 and 2, the cells) and the number of
+  /// bands (1 for versions 1 and 2).
+  public let bandCells: Int
+  public let bandCount: Int
+  /// Version 3's record geometry flags (0 for versions 1 and 2): bit 0, the header's
+  /// projection locates every cell, as checked at ingest; bit 1, a locator index section.
+  public let geometryFlags: UInt32
+  /// The locator index section's bytes in the file, nil without one.
+  public let locatorIndexRange: Range<Int>?
+  /// Version 3's checksum blocks; nil for versions 1 and 2, whose checksums cover whole
+  /// sections and are verified at open as `ChecksumScope` says.
+  let blocks: ChecksumBlocks?
+  /// Whether a read must verify the blocks it reads first: a version 3 cube some of whose
+  /// blocks are unverified. Cleared when the last block is verified, so that the reads of a
+  /// fully verified cube pay one load for it.
+  @usableFromInline let unverified: Atomic<Bool>
+  /// Set when a block failed verification; a read then gives missing values, and callers
+  /// that answer (`Cube`) check this and throw `damage`.
+  @usableFromInline let damaged = Atomic<Bool>(false)
+  /// The first failed block's error, naming the file, the block and its bytes.
+  let firstDamage = Mutex<CubeError?>(nil)
+  /// Whether opening hashed every checksum of a version 1 or 2 cube (`ChecksumScope.all`).
+  let hashedAll: Bool
   /// Whether `data` holds version 2 sections.
   @usableFromInline let packed: Bool
   @usableFromInline let stepCount: Int
@@ -62,6 +99,8 @@ public final class CubeFile: @unchecked Sendable {
   private let descriptor: Int32
   /// `CubeWithdrawal`'s raw value once the cube is withdrawn, 0 before.
   private let withdrawn = Atomic<UInt8>(0)
+  /// The mapping's start, for the file offsets of pointers into it.
+  var mappingBase: UnsafeRawPointer { base }
 
   /// Maps and validates the cube at `path`. With `verifyChecksums` false only the header is
   /// hashed.
@@ -93,10 +132,25 @@ public final class CubeFile: @unchecked Sendable {
     do {
       let validated = try Self.validate(base: base, size: size, path: path, verify: checksums)
       self.header = validated.header
-      self.data = zip(validated.data, validated.dataBytes).map { ($0, $1 - CubeLayout.sectionPadding) }
+      self.data = zip(validated.data, validated.sectionBytes ?? validated.dataBytes).map {
+        ($0, $1 - CubeLayout.sectionPadding)
+      }
       self.dataBytes = validated.dataBytes
       self.formatVersion = validated.version
       self.packed = validated.version != Int(CubeLayout.wordVersion)
+      self.metricCount = validated.header.metrics.count
+      let cells = validated.header.cells
+      let bandCells = validated.bands?.cells ?? cells
+      self.bandCells = bandCells
+      self.bandCount = validated.bands?.count ?? 1
+      // One band: every cell index (below 2³¹) shifts to band 0 and masks to itself.
+      self.bandShift = validated.bands.map { $0.cells.trailingZeroBitCount } ?? 32
+      self.bandMask = validated.bands.map { $0.cells - 1 } ?? Int(UInt32.max)
+      self.geometryFlags = validated.bands?.geometryFlags ?? 0
+      self.locatorIndexRange = validated.bands?.locatorIndex
+      self.blocks = validated.bands?.blocks
+      self.unverified = Atomic(!(validated.bands?.blocks.isComplete ?? true))
+      self.hashedAll = checksums == .all
       self.geometryOffset = validated.geometryOffset
       self.terrainOffset = validated.terrainOffset
       self.positionsOffset = validated.positionsOffset
@@ -132,9 +186,8 @@ public final class CubeFile: @unchecked Sendable {
   /// Why the cube must no longer be served, nil while it may be.
   public var withdrawal: CubeWithdrawal? { CubeWithdrawal(rawValue: withdrawn.load(ordering: .relaxed)) }
 
-  /// Marks the cube withdrawn for `reason` (the first reason stays): a store's next scan
-  /// leaves it out.
-  public func withdraw(_ reason: CubeWithdrawal) {
+  /// Marks the cube withdrawn for `reason` (the first reason stays).
+  func withdraw(_ reason: CubeWithdrawal) {
     _ = withdrawn.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
   }
 
@@ -174,10 +227,18 @@ public final class CubeFile: @unchecked Sendable {
   /// `metric`'s series at `cell`, its version 2 entry decoded once, for reading several
   /// of its steps (a series, or the two steps a time between them needs). `cell` must be
   /// in range, and so must every step read through it.
+  ///
+  /// In a version 3 cube with unverified blocks, the blocks of the cell's entry and
+  /// payload are verified first; when one does not match, the series reads as missing and
+  /// the cube is damaged (`isDamaged`, `damage`).
   @inlinable @inline(__always)
   public func series(metric: Int, cell: Int) -> CellSeries {
-    let section = data[metric]
+    let section = data[(cell &>> bandShift) &* metricCount &+ metric]
+    let cell = cell & bandMask
     guard packed else { return CellSeries(words: section.base + (cell &* stepCount) &* 2) }
+    if unverified.load(ordering: .relaxed), !verifyRead(section: section.base, cell: cell) {
+      return CellSeries(payload: section.base, reference: UInt32(CubeMetric.missing), width: 0)
+    }
     let entry = UInt64(littleEndian: section.base.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self))
     let offset = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
     let width = Int(truncatingIfNeeded: entry >> 48) & 0xFF
@@ -211,10 +272,12 @@ public final class CubeFile: @unchecked Sendable {
   /// version 2 that is the cell's entry: its payload's place is in the entry.
   @inlinable
   public func prefetch(metric: Int, cell: Int, step: Int) {
+    let section = data[(cell &>> bandShift) &* metricCount &+ metric].base
+    let cell = cell & bandMask
     if packed {
-      nwp_prefetch(data[metric].base + cell &* 8)
+      nwp_prefetch(section + cell &* 8)
     } else {
-      nwp_prefetch(data[metric].base + (cell &* stepCount &+ step) &* 2)
+      nwp_prefetch(section + (cell &* stepCount &+ step) &* 2)
     }
   }
 
@@ -225,12 +288,14 @@ public final class CubeFile: @unchecked Sendable {
   @inlinable
   public func prefetch(metric: Int, cell: Int, steps range: Range<Int>) {
     guard !range.isEmpty else { return }
+    let section = data[(cell &>> bandShift) &* metricCount &+ metric].base
+    let cell = cell & bandMask
     guard !packed else {
-      nwp_prefetch(data[metric].base + cell &* 8)
+      nwp_prefetch(section + cell &* 8)
       return
     }
-    let first = data[metric].base + (cell &* stepCount &+ range.lowerBound) &* 2
-    let last = data[metric].base + (cell &* stepCount &+ range.upperBound - 1) &* 2
+    let first = section + (cell &* stepCount &+ range.lowerBound) &* 2
+    let last = section + (cell &* stepCount &+ range.upperBound - 1) &* 2
     // One prefetch per 64-byte line, aligned down so that the last line is not skipped.
     var line = UnsafeRawPointer(bitPattern: UInt(bitPattern: first) & ~63) ?? first
     while line <= last {
@@ -273,7 +338,8 @@ public final class CubeFile: @unchecked Sendable {
       mine.parameters.map(\.bitPattern) == theirs.parameters.map(\.bitPattern), stepTable == other.stepTable
     else { return false }
     return (0..<positionCount).allSatisfy { position in
-      memcmp(coordinates(position: position), other.coordinates(position: position), header.cells * 8) == 0
+      verifiedCoordinates(position: position) && other.verifiedCoordinates(position: position)
+        && memcmp(coordinates(position: position), other.coordinates(position: position), header.cells * 8) == 0
     }
   }
 

@@ -9,7 +9,7 @@ enum CubeLayout {
   /// Version 1: 16-bit words, still read (stores hold v1 cubes during an upgrade).
   static let wordVersion: UInt32 = 1
   /// Every version this build reads.
-  static let versions: ClosedRange<UInt32> = 1...2
+  static let versions: ClosedRange<UInt32> = 1...3
   /// Version 2's entry per cell: u32 payload offset from the section's start, u16
   /// reference word, u8 bit width, u8 reserved (0).
   static let cellEntryBytes = 8

@@ -6,47 +6,61 @@
 
 /// The sequential output of a version 3 cube from its geometry on: bytes are staged in
 /// memory, the XXH64 of each 64 KiB block (counted from where the output starts) is taken
-/// while the block is staged, and whole blocks go to the file with `pwrite`, in order.
-/// Each byte is written once, so the page cache gets each page of the cube once, with no
-/// mapping to write back and nothing to read again for the checksums.
+/// while the block is staged, and the file is written with `pwrite`, in order. Each byte is
+/// written once, so the page cache gets each page of the cube once, with no mapping to
+/// write back and nothing to read again for the checksums.
+///
+/// Writes end on multiples of `writeAlignment` in the file, and the first ends on the page
+/// after `start` (the page the header shares): the kernel counts a page cache folio as
+/// written each time it is dirtied, whole, so a folio that one write left half done and
+/// the next finished would count twice if writeback cleaned it in between, and the first
+/// page is written again with the header.
 struct CubeOutput {
-  /// Blocks staged before they are written: a few calls' worth of 64 KiB, few enough that
-  /// the staging stays small beside a band's words.
-  static let stagedBlocks = 16
-  /// Bytes of staging for items of up to `largestItem` bytes (`withSpace`): one item more
-  /// than the staged blocks, so that an item always fits after the blocks are written.
+  /// Where writes end in the file: large enough for few system calls, small enough that the
+  /// staging stays small beside a band's words.
+  static let writeAlignment = 1 << 20
+  /// Bytes of staging for items of up to `largestItem` bytes (`withSpace`): what may stay
+  /// unwritten (up to an alignment and a block not yet hashed) and a write's worth, then
+  /// one item.
   static func stagingBytes(largestItem: Int) -> Int {
-    stagedBlocks * CubeLayout.Version3.checksumBlockBytes + largestItem
+    2 * writeAlignment + CubeLayout.Version3.checksumBlockBytes + largestItem
   }
 
   private let descriptor: Int32
-  /// The file offset of the first staged byte; a multiple of the block size from `start`.
-  private var flushedTo: Int
   /// Where the checksummed part of the file starts.
   let start: Int
   private var staging: [UInt8]
+  /// The file offset of `staging[0]`: everything before it is written.
+  private var stagedFrom: Int
   private var staged = 0
-  /// The XXH64 of every block written so far.
+  /// The file offset up to which blocks are hashed (the staged bytes after it are not yet
+  /// a whole block); everything once `endChecksums()` is called.
+  private var hashedTo: Int
+  private var hashing = true
+  /// The XXH64 of every block so far.
   private(set) var checksums: [UInt64] = []
   /// The first error, as text; later writes do nothing.
   private(set) var failure: String?
+  /// The system's page size, for the first write.
+  private let pageBytes = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
 
   /// An output at file offset `start` of `descriptor` for items of up to `largestItem`
   /// bytes.
   init(descriptor: Int32, start: Int, largestItem: Int) {
     self.descriptor = descriptor
     self.start = start
-    flushedTo = start
+    stagedFrom = start
+    hashedTo = start
     staging = [UInt8](repeating: 0, count: Self.stagingBytes(largestItem: max(largestItem, 1)))
   }
 
   /// The file offset of the next byte.
-  var offset: Int { flushedTo + staged }
+  var offset: Int { stagedFrom + staged }
 
   /// Lets `body` fill the next `count` bytes (at most the `largestItem` of `init`), which
   /// are zero when it starts.
   mutating func withSpace(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void) {
-    if staged + count > staging.count { writeWholeBlocks() }
+    if staged + count > staging.count { writeAligned() }
     let start = staged
     staging.withUnsafeMutableBytes { bytes in
       let space = UnsafeMutableRawBufferPointer(rebasing: bytes[start..<start + count])
@@ -60,7 +74,7 @@ struct CubeOutput {
   mutating func append(_ bytes: UnsafeRawBufferPointer) {
     var from = 0
     while from < bytes.count {
-      if staged == staging.count { writeWholeBlocks() }
+      if staged == staging.count { writeAligned() }
       let count = min(bytes.count - from, staging.count - staged)
       let start = staged
       staging.withUnsafeMutableBytes { staging in
@@ -108,47 +122,65 @@ struct CubeOutput {
     }
   }
 
-  /// Writes every staged byte and takes the checksum of the last, partial block; returns
-  /// the checksums of every block. Nothing may be appended afterwards.
-  mutating func finish() -> [UInt64] {
-    writeWholeBlocks()
-    if staged > 0 {
-      checksums.append(staging.withUnsafeBytes { XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[..<staged])) })
-      write(count: staged)
-      staged = 0
-    }
+  /// Takes the checksum of the blocks left, the last one partial, and ends checksumming:
+  /// what is appended afterwards (the checksum table) is covered by none. Returns every
+  /// block's checksum.
+  mutating func endChecksums() -> [UInt64] {
+    hashBlocks(partial: true)
+    hashing = false
     return checksums
   }
 
-  /// Takes the checksums of the staged whole blocks, writes them, and moves the rest (part
-  /// of a block) to the front.
-  private mutating func writeWholeBlocks() {
-    let block = CubeLayout.Version3.checksumBlockBytes
-    let whole = staged / block * block
-    guard whole > 0 else { return }
-    staging.withUnsafeBytes { bytes in
-      for first in stride(from: 0, to: whole, by: block) {
-        checksums.append(XXH64.hash(UnsafeRawBufferPointer(rebasing: bytes[first..<first + block])))
-      }
-    }
-    write(count: whole)
-    let rest = staged - whole
-    staging.withUnsafeMutableBytes { bytes in
-      guard let base = bytes.baseAddress, rest > 0 else { return }
-      base.copyMemory(from: base + whole, byteCount: rest)
-    }
-    staged = rest
+  /// Writes every staged byte; nothing may be appended afterwards.
+  mutating func flush() {
+    hashBlocks(partial: !hashing)
+    write(upTo: offset)
   }
 
-  /// Writes the first `count` staged bytes at `flushedTo`.
-  private mutating func write(count: Int) {
+  /// Takes the checksum of every whole block staged (and of a last, partial block when
+  /// `partial`).
+  private mutating func hashBlocks(partial: Bool) {
+    guard hashing else {
+      hashedTo = offset
+      return
+    }
+    let block = CubeLayout.Version3.checksumBlockBytes
+    while hashedTo + block <= offset || (partial && hashedTo < offset) {
+      let from = hashedTo - stagedFrom
+      let to = min(from + block, staged)
+      checksums.append(staging.withUnsafeBytes { XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[from..<to])) })
+      hashedTo += to - from
+    }
+  }
+
+  /// Makes room: hashes the whole blocks staged and writes the hashed bytes up to the last
+  /// multiple of `writeAlignment` (the first time, up to the page after `start` as well).
+  private mutating func writeAligned() {
+    hashBlocks(partial: false)
+    if stagedFrom == start, start % pageBytes != 0 {
+      write(upTo: min(start / pageBytes * pageBytes + pageBytes, hashedTo))
+    }
+    write(upTo: hashedTo / Self.writeAlignment * Self.writeAlignment)
+  }
+
+  /// Writes the staged bytes before file offset `end` (nothing when it is not past
+  /// `stagedFrom`) and moves the rest to the front of the staging.
+  private mutating func write(upTo end: Int) {
+    let count = end - stagedFrom
+    guard count > 0 else { return }
     if failure == nil {
-      let offset = flushedTo
+      let offset = stagedFrom
       failure = staging.withUnsafeBytes { bytes in
         Self.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: offset)
       }
     }
-    flushedTo += count
+    let rest = staged - count
+    staging.withUnsafeMutableBytes { bytes in
+      guard let base = bytes.baseAddress, rest > 0 else { return }
+      base.copyMemory(from: base + count, byteCount: rest)
+    }
+    stagedFrom = end
+    staged = rest
   }
 
   /// Writes all of `bytes` at `offset` of `descriptor` with `pwrite`, again after a short

@@ -33,6 +33,17 @@ extension Cube {
     try check(metric)
     try check(location)
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
+    readSeries(metric, at: location, steps: range, into: output)
+    // A block that failed verification reads as missing: an error, never a silent gap.
+    try checkIntact()
+  }
+
+  /// `series(_:at:steps:into:)` for handles this cube made.
+  @inlinable
+  func readSeries(
+    _ metric: QueryMetric, at location: PointLocation, steps range: Range<Int>,
+    into output: UnsafeMutableBufferPointer<Double>
+  ) {
     if location.isMoving {
       movingSeries(metric, at: location, steps: range, into: output)
       return
@@ -156,20 +167,21 @@ extension Cube {
     }
     precondition(output.count >= range.count && range.lowerBound >= 0 && range.upperBound <= stepCount)
     guard let start = output.baseAddress, !range.isEmpty else { return }
-    guard location.isMoving else {
-      file.words(metric: slot, cell: location.cell, steps: range, into: start)
-      return
-    }
-    // Each stretch of steps in one position at the point's cell there; missing where the
-    // position does not hold the point.
-    forEachStretch(of: location, in: range) { steps, here in
-      let at = start + (steps.lowerBound - range.lowerBound)
-      guard let here else {
-        at.update(repeating: WordDecoding.missing, count: steps.count)
-        return
+    if location.isMoving {
+      // Each stretch of steps in one position at the point's cell there; missing where the
+      // position does not hold the point.
+      forEachStretch(of: location, in: range) { steps, here in
+        let at = start + (steps.lowerBound - range.lowerBound)
+        guard let here else {
+          at.update(repeating: WordDecoding.missing, count: steps.count)
+          return
+        }
+        file.words(metric: slot, cell: here.cell, steps: steps, into: at)
       }
-      file.words(metric: slot, cell: here.cell, steps: steps, into: at)
+    } else {
+      file.words(metric: slot, cell: location.cell, steps: range, into: start)
     }
+    try checkIntact()
   }
 
   /// `series(_:at:steps:into:)` on a moving grid: each step read at the point's cells in

@@ -16,19 +16,23 @@ extension Cube {
   ) throws(QueryError) -> PointLocation {
     try check(location)
     guard selection != .nearest, location.method == .nearest, file.hasTerrain else { return location }
+    let selected: PointLocation
     switch location.following {
     case .fixed:
-      return select(selection, latitude: latitude, longitude: longitude, from: location, position: 0)
+      selected = select(selection, latitude: latitude, longitude: longitude, from: location, position: 0)
     case .index:
       return location
     case .point:
       // Each position applies the selection when it is read; the fields show the anchor's.
       let anchor = Int(location.anchor)
       let here = select(selection, latitude: latitude, longitude: longitude, from: location, position: anchor)
-      return PointLocation(
+      selected = PointLocation(
         following: .point, anchor: anchor, here: here, selection: selection, latitude: location.pointLatitude,
         longitude: location.pointLongitude)
     }
+    // A land mask whose block failed verification reads as unknown: an error instead.
+    try checkIntact()
+    return selected
   }
 
   /// `selecting` in one position, from that position's coordinates and land mask.
@@ -69,7 +73,9 @@ extension Cube {
   public func terrainHeight(at location: PointLocation) throws(QueryError) -> Double? {
     try check(location)
     guard file.hasTerrain else { return nil }
-    return height(at: location, position: Int(location.anchor))
+    let height = height(at: location, position: Int(location.anchor))
+    try checkIntact()
+    return height
   }
 
   /// The model's terrain height at a location at step `step` (in `0..<stepCount`), metres,
@@ -78,7 +84,9 @@ extension Cube {
   public func terrainHeight(at location: PointLocation, step: Int) throws(QueryError) -> Double? {
     try check(location)
     guard file.hasTerrain, let here = self.location(location, atStep: step) else { return nil }
-    return height(at: here, position: position(ofStep: step))
+    let height = height(at: here, position: position(ofStep: step))
+    try checkIntact()
+    return height
   }
 
   /// `terrainHeight(at:)` from the terrain of `position`, for a location in it.
@@ -98,6 +106,8 @@ extension Cube {
   /// `location`.
   public func isLand(at location: PointLocation) throws(QueryError) -> Bool? {
     try check(location)
-    return file.isLand(cell: location.cell, position: Int(location.anchor))
+    let land = file.isLand(cell: location.cell, position: Int(location.anchor))
+    try checkIntact()
+    return land
   }
 }

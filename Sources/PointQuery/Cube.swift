@@ -133,7 +133,7 @@ public final class Cube: Sendable {
           built.append(try Self.locator(file, position: position))
         } catch {
           let which = file.positionCount > 1 ? " (grid position \(position))" : ""
-          throw .unreadableCube("\(path)\(which): \(error.description)")
+          throw .unreadableCube(file.damage?.description ?? "\(path)\(which): \(error.description)")
         }
       }
       locators = built
@@ -172,9 +172,11 @@ public final class Cube: Sendable {
   /// The locator over `position`'s coordinates in `file`.
   private static func locator(_ file: CubeFile, position: Int) throws(GeometryError) -> GridLocator {
     let header = file.header
+    let (latitudes, longitudes) = (file.latitudes(position: position), file.longitudes(position: position))
+    // Coordinates whose blocks fail verification read as NaN: say which block instead.
+    if let damage = file.damage { throw .invalidGrid(damage.reason) }
     let grid = try CurvilinearGrid(
-      width: header.width, height: header.height, latitudes: file.latitudes(position: position),
-      longitudes: file.longitudes(position: position))
+      width: header.width, height: header.height, latitudes: latitudes, longitudes: longitudes)
     let projection = try? MapProjection(
       wrfCode: Int(header.projection.code), parameters: header.projection.parameters, grid: grid)
     if let trusted = try trustedLocator(file, grid: grid, projection: projection) { return trusted }
@@ -197,14 +199,19 @@ public final class Cube: Sendable {
   private static func trustedLocator(
     _ file: CubeFile, grid: CurvilinearGrid, projection: MapProjection?
   ) throws(GeometryError) -> GridLocator? {
-    let record = file.geometryRecord
-    if file.positionCount == 1, let bytes = record.locatorIndex {
-      let index = try bytes.withUnsafeBytes { raw in
-        Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
-      }.get()
-      if let locator = GridLocator(grid: grid, index: index, projection: projection) { return locator }
+    if file.positionCount == 1, let range = file.locatorIndexRange {
+      let decoded: Result<LocatorIndex, GeometryError>
+      do {
+        // Its blocks verified first, as any read of the cube's bytes.
+        decoded = try file.withVerifiedBytes(range) { raw in
+          Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
+        }
+      } catch {
+        throw .invalidGrid(error.reason)
+      }
+      if let locator = GridLocator(grid: grid, index: try decoded.get(), projection: projection) { return locator }
     }
-    guard record.projectionChecked, let projection else { return nil }
+    guard file.projectionChecked, let projection else { return nil }
     return GridLocator(grid: grid, trusting: projection)
   }
 
@@ -430,6 +437,30 @@ public final class Cube: Sendable {
   /// `value(_:at:time:)` for handles this cube made.
   @inlinable
   func read(_ metric: QueryMetric, at location: PointLocation, time: Int64) throws(QueryError) -> Double? {
+    let value = try readValue(metric, at: location, time: time)
+    // A block that failed verification reads as missing: an error, never a silent gap.
+    try checkIntact()
+    return value
+  }
+
+  /// Throws `unreadableCube` naming the block when a read of this cube met a block that
+  /// failed verification (`CubeFile.isDamaged`): its values read as missing, which must not
+  /// pass for a missing value. One load on the lookup path.
+  @inlinable @inline(__always)
+  func checkIntact() throws(QueryError) {
+    if file.isDamaged { throw damaged() }
+  }
+
+  /// The error for a damaged cube, kept out of line.
+  @usableFromInline
+  @inline(never)
+  func damaged() -> QueryError {
+    .unreadableCube(file.damage?.description ?? "\(file.path): corrupted: a block did not match its checksum")
+  }
+
+  /// `read` without the check for damage.
+  @inlinable
+  func readValue(_ metric: QueryMetric, at location: PointLocation, time: Int64) throws(QueryError) -> Double? {
     guard time >= firstTime, time <= firstTime + Int64(stepCount - 1) * stepLength else {
       throw .timeOutsideRun(time: time, run: run, first: firstTime, last: lastTime)
     }

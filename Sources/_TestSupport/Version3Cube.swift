@@ -56,8 +56,32 @@ public struct Version3Cube {
   public let bandIndex: [(offset: Int, bytes: Int)]
   /// The number of checksum blocks verified.
   public let checksumBlocks: Int
+  /// Where the band index and the checksum table start, and the file's size.
+  public let bandIndexOffset: Int
+  public let checksumTableOffset: Int
+  public let fileBytes: Int
 
   public var cells: Int { width * height }
+
+  /// The header as `CubeHeader`, to write the same cube again.
+  public var header: CubeHeader {
+    CubeHeader(
+      width: width, height: height, stepCount: steps, firstTime: firstTime, stepSeconds: stepSeconds,
+      runStart: runStart, model: model, domain: domain, gridSpacing: gridSpacing,
+      projection: CubeProjection(code: projectionCode, parameters: projectionParameters),
+      metrics: metrics.map {
+        CubeMetric(name: $0.name, unit: $0.unit, temporal: $0.temporal, scale: $0.scale, offset: $0.offset)
+      })
+  }
+
+  /// Every position as `CubeGrid`, the first the geometry block's.
+  public var grids: [CubeGrid] {
+    latitudes.indices.map { position in
+      CubeGrid(
+        latitudes: latitudes[position], longitudes: longitudes[position],
+        terrain: heights.isEmpty ? nil : CubeTerrain(heights: heights[position], landMask: landMasks[position]))
+    }
+  }
 
   /// The word of `metric` at `cell` and `step`.
   public func word(metric: Int, cell: Int, step: Int) -> UInt16 { words[metric][cell * steps + step] }
@@ -332,5 +356,8 @@ public struct Version3Cube {
       }
     }
     checksumBlocks = blocks
+    self.bandIndexOffset = bandIndexOffset
+    checksumTableOffset = tableOffset
+    fileBytes = bytes.count
   }
 }

@@ -17,7 +17,7 @@ struct InfoCommand: ParsableCommand {
 
   @Flag(
     help:
-      "Print one JSON object: format_version, file_bytes, cells, steps, positions (1 unless the grid moves; then step_positions too), and for each metric its name, unit, precision, stored_bytes (its data: table and payloads, or 16-bit words) and bytes_per_value."
+      "Print one JSON object: format_version, file_bytes, cells, steps, positions (1 unless the grid moves; then step_positions too), bands, band_cells (the cells, in one band, before version 3), checksum_blocks (0 before version 3), projection_checked, locator_index_bytes, and for each metric its name, unit, precision, stored_bytes (its data: table and payloads, or 16-bit words) and bytes_per_value."
   )
   var json = false
 
@@ -51,6 +51,7 @@ struct InfoCommand: ParsableCommand {
     let perValue =
       overflow || perStepOverflow || values <= 0 ? "?" : String(format: "%.3f", Double(file.fileBytes) / Double(values))
     print("format    version \(file.formatVersion)")
+    if file.formatVersion >= 3 { Self.printVersion3(file) }
     print(
       "size      \(file.fileBytes) bytes for \(overflow || perStepOverflow ? "?" : String(values)) values (\(perValue) bytes per value)"
     )
@@ -99,6 +100,18 @@ extension InfoCommand {
     }
   }
 
+  /// Version 3's facts: the bands, the checksum blocks (all verified: `info` opens a cube
+  /// verifying every block) and the record's geometry flags.
+  static func printVersion3(_ file: CubeFile) {
+    let bands = file.bandCount == 1 ? "1 band" : "\(file.bandCount) bands"
+    print("bands     \(bands) of \(file.bandCells) cells")
+    print("checksums \(file.checksumBlockCount) blocks of 64 KiB, \(file.verifiedBlockCount) verified")
+    let checked =
+      file.projectionChecked ? "the projection locates every cell (checked at ingest)" : "cells located by index"
+    let index = file.locatorIndexRange.map { "a locator index of \($0.count) bytes" } ?? "no locator index"
+    print("locator   \(checked); \(index)")
+  }
+
   /// Ascending step indices as ranges: `0–3, 7, 9–10`.
   static func stepRanges(_ steps: [Int]) -> String {
     var parts: [String] = []
@@ -113,8 +126,9 @@ extension InfoCommand {
   }
 
   /// The cube as one JSON object: `{"format_version": N, "file_bytes": N, "cells": N,
-  /// "steps": N, "positions": N, "metrics": [{"name", "unit", "precision", "stored_bytes",
-  /// "bytes_per_value"}, …]}`, with `"step_positions": [N, …]` after `positions` when the
+  /// "steps": N, "positions": N, "bands": N, "band_cells": N, "checksum_blocks": N,
+  /// "projection_checked": B, "locator_index_bytes": N, "metrics": [{"name", "unit",
+  /// "precision", "stored_bytes", "bytes_per_value"}, …]}`, with `"step_positions": [N, …]` after `positions` when the
   /// grid moves. A metric's stored bytes are its share of the file: its
   /// section (table and payloads) in version 2, its 2 × cells × steps words in version 1,
   /// so that the bytes per value of any subset of metrics can be added up.
@@ -128,8 +142,10 @@ extension InfoCommand {
     }
     let moving =
       file.isMoving ? "\"step_positions\": [\(file.stepPositions.map(String.init).joined(separator: ", "))], " : ""
+    let bands =
+      "\"bands\": \(file.bandCount), \"band_cells\": \(file.bandCells), \"checksum_blocks\": \(file.checksumBlockCount), \"projection_checked\": \(file.projectionChecked), \"locator_index_bytes\": \(file.locatorIndexRange?.count ?? 0), "
     return
-      "{\"format_version\": \(file.formatVersion), \"file_bytes\": \(file.fileBytes), \"cells\": \(h.cells), \"steps\": \(h.stepCount), \"positions\": \(file.positionCount), \(moving)\"metrics\": [\(metrics.joined(separator: ", "))]}"
+      "{\"format_version\": \(file.formatVersion), \"file_bytes\": \(file.fileBytes), \"cells\": \(h.cells), \"steps\": \(h.stepCount), \"positions\": \(file.positionCount), \(moving)\(bands)\"metrics\": [\(metrics.joined(separator: ", "))]}"
   }
 
   /// A step length as people say it: `1 h`, `15 min`, `30 s`.

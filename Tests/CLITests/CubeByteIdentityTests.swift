@@ -1,35 +1,78 @@
+import CubeFormat
 import Foundation
 import Testing
 import _TestSupport
 
-/// A run whose grid does not move is ingested into the same bytes as before cubes could
-/// hold a grid that moves: the reference outputs were written by nwpcube d578462
-/// (SampleGrids/README.md), and ingest's output depends on its input alone (no time or
-/// host in a cube), so the bytes must match exactly.
+/// Ingest now writes cube format version 3, and a grid that does not move holds exactly what
+/// the earlier builds' version 2 cubes held: the reference outputs were written by nwpcube
+/// d578462 (SampleGrids/README.md), and ingest's output depends on its input alone (no time
+/// or host in a cube). The version 3 cube is decoded by `Version3Cube` (from the
+/// specification), compared with the reference through the version 2 reader, and written
+/// again as version 2, which must reproduce the reference byte for byte.
 @Suite struct CubeByteIdentityTests {
-  @Test func theRealWRFFileIngestsIntoTheBytesOfTheEarlierBuild() throws {
+  /// The version 3 cube at `path`, decoded, and its version 2 re-encoding's bytes (written
+  /// with the same header, positions and words, at `rewritten`).
+  static func decodeAndRewrite(_ path: String, as rewritten: String) throws -> (Version3Cube, [UInt8]) {
+    let cube = try Version3Cube(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    let header = cube.header
+    let writer = try CubeWriter(
+      header: header, positions: cube.grids, stepPositions: cube.stepPositions, destination: rewritten,
+      formatVersion: 2)
+    for (metric, definition) in header.metrics.enumerated() {
+      for step in 0..<cube.steps {
+        let values = (0..<cube.cells).map { definition.decode(cube.word(metric: metric, cell: $0, step: step)) ?? .nan }
+        #expect(writer.write(metric: metric, step: step, values: values) == nil)
+      }
+    }
+    _ = try writer.publish()
+    return (cube, Array(try Data(contentsOf: URL(fileURLWithPath: rewritten))))
+  }
+
+  @Test func theRealWRFFileIngestsIntoTheContentOfTheEarlierBuild() throws {
     let store = SampleFiles.temporaryDirectory("byte-identity")
     defer { SampleFiles.remove(store) }
     let outcome = try CommandLineTool.run([
       "ingest", "--store", store, SampleFiles.grid("wrf/wrf_d01_allvars_lambert.nc"),
     ])
     #expect(outcome.status == 0, "\(outcome.standardError)")
-    let written = try Data(contentsOf: URL(fileURLWithPath: "\(store)/wrf/d01/2005092012.cube"))
-    let reference = try Data(contentsOf: URL(fileURLWithPath: SampleFiles.grid("cubes/wrf_d01_allvars_v2.cube")))
-    #expect(written.count == reference.count)
-    let first = zip(written, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    let referencePath = SampleFiles.grid("cubes/wrf_d01_allvars_v2.cube")
+    let reference = Array(try Data(contentsOf: URL(fileURLWithPath: referencePath)))
+    let (cube, rewritten) = try Self.decodeAndRewrite(
+      "\(store)/wrf/d01/2005092012.cube", as: "\(store)/rewritten/wrf/d01/2005092012.cube")
+    // The words, coordinates and terrain of the version 3 cube are the reference's, as the
+    // version 2 reader reads them.
+    let old = try CubeFile(path: referencePath)
+    #expect(old.formatVersion == 2 && old.header == cube.header)
+    var differing: [String] = []
+    for metric in old.header.metrics.indices {
+      for cell in 0..<cube.cells {
+        for step in 0..<cube.steps
+        where old.word(metric: metric, cell: cell, step: step) != cube.word(metric: metric, cell: cell, step: step) {
+          differing.append("\(old.header.metrics[metric].name) cell \(cell) step \(step)")
+        }
+      }
+    }
+    #expect(differing.isEmpty, "\(differing.prefix(5))")
+    #expect(old.latitudes.map(\.bitPattern) == cube.latitudes[0].map(\.bitPattern))
+    #expect(old.longitudes.map(\.bitPattern) == cube.longitudes[0].map(\.bitPattern))
+    #expect(old.terrain?.heights.map(\.bitPattern) == cube.heights.first?.map(\.bitPattern))
+    #expect(old.terrain?.landMask == cube.landMasks.first)
+    // And version 2 written from it is the reference, byte for byte.
+    #expect(rewritten.count == reference.count)
+    let first = zip(rewritten, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     #expect(first == nil, "the cubes differ first at byte \(first ?? -1)")
-    // And this build reads the earlier build's cube as a grid of one position.
-    let info = try CommandLineTool.run(["info", "--json", SampleFiles.grid("cubes/wrf_d01_allvars_v2.cube")])
+    // This build reads the earlier build's cube as a grid of one position.
+    let info = try CommandLineTool.run(["info", "--json", referencePath])
     #expect(info.status == 0, "\(info.standardError)")
     let object = try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any]
     #expect(object?["positions"] as? Int == 1 && object?["steps"] as? Int == 4, "\(info.standardOutput)")
   }
 
-  /// The sample run's six hours on the 135 × 80 Portugal grid, with terrain: its cube is
-  /// 2.7 MB, so its SHA-256 (by coreutils' `sha256sum` of the cube nwpcube d578462 wrote
-  /// from the same files) stands for it.
-  @Test func theSampleRunIngestsIntoTheBytesOfTheEarlierBuild() throws {
+  /// The sample run's six hours on the 135 × 80 Portugal grid, with terrain: the version 2
+  /// cube nwpcube d578462 wrote from the same files is 2.7 MB, so its SHA-256 (by coreutils'
+  /// `sha256sum`) stands for it; the version 3 cube written now, re-encoded as version 2,
+  /// must have that digest.
+  @Test func theSampleRunIngestsIntoTheContentOfTheEarlierBuild() throws {
     let directory = SampleFiles.temporaryDirectory("byte-identity-run")
     defer { SampleFiles.remove(directory) }
     let run = try CommandLineTool.run([
@@ -41,12 +84,13 @@ import _TestSupport
     #expect(files.count == 7)
     let outcome = try CommandLineTool.run(["ingest", "--store", "\(directory)/store"] + files)
     #expect(outcome.status == 0, "\(outcome.standardError)")
-    let cube = "\(directory)/store/wrf/d01/2026061912.cube"
-    let size = try FileManager.default.attributesOfItem(atPath: cube)[.size] as? Int
-    #expect(size == 2_689_648)
+    let rewritten = "\(directory)/rewritten/wrf/d01/2026061912.cube"
+    let (cube, bytes) = try Self.decodeAndRewrite("\(directory)/store/wrf/d01/2026061912.cube", as: rewritten)
+    #expect(cube.bandCount == 1 && cube.heights.count == 1)
+    #expect(bytes.count == 2_689_648)
     let digest = Process()
     digest.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    digest.arguments = ["sha256sum", cube]
+    digest.arguments = ["sha256sum", rewritten]
     let output = Pipe()
     digest.standardOutput = output
     try digest.run()

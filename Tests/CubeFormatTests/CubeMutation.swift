@@ -182,6 +182,54 @@ struct CubeField: Sendable {
     return fields
   }
 
+  /// Version 3's fields: the record's, every band index entry's, and a few cells' entries
+  /// and payload bytes of every sub-section. None before version 3.
+  static func version3(in base: [UInt8], metricCount: Int) -> [CubeField] {
+    let raw = RawCube(base)
+    guard raw.version == 3 else { return [] }
+    let record = raw.record
+    var fields = [
+      CubeField(name: "band cells", offset: record, kind: .integer(4)),
+      CubeField(name: "band count", offset: record + 4, kind: .integer(4)),
+      CubeField(name: "band index offset", offset: record + 8, kind: .integer(8)),
+      CubeField(name: "band index bytes", offset: record + 16, kind: .integer(8)),
+      CubeField(name: "checksum table offset", offset: record + 24, kind: .integer(8)),
+      CubeField(name: "checksum table bytes", offset: record + 32, kind: .integer(8)),
+      CubeField(name: "checksum table checksum", offset: record + 40, kind: .integer(8), sealing: .headerOnly),
+      CubeField(name: "checksum block bytes", offset: record + 48, kind: .integer(4)),
+      CubeField(name: "geometry flags", offset: record + 52, kind: .integer(4)),
+      CubeField(name: "locator index offset", offset: record + 56, kind: .integer(8)),
+      CubeField(name: "locator index bytes", offset: record + 64, kind: .integer(8)),
+      CubeField(name: "record reserved 72", offset: record + 72, kind: .raw(8)),
+      CubeField(name: "record reserved 120", offset: record + 120, kind: .raw(8)),
+    ]
+    let index = Int(base.le(record + 8, as: UInt64.self))
+    for band in 0..<raw.bandCount {
+      for metric in 0..<metricCount {
+        let label = "band \(band) metric \(metric)"
+        let entry = index + 16 * (band * metricCount + metric)
+        fields += [
+          CubeField(name: "\(label) sub-section offset", offset: entry, kind: .integer(8)),
+          CubeField(name: "\(label) sub-section bytes", offset: entry + 8, kind: .integer(8)),
+        ]
+        let section = raw.subSection(metric, band: band)
+        let cells = min(raw.bandCells, raw.cells - band * raw.bandCells)
+        for cell in Set([0, cells / 2, cells - 1]).sorted() {
+          let at = section.offset + 8 * cell
+          fields += [
+            CubeField(name: "\(label) cell \(cell) payload offset", offset: at, kind: .integer(4)),
+            CubeField(name: "\(label) cell \(cell) reference", offset: at + 4, kind: .integer(2)),
+            CubeField(name: "\(label) cell \(cell) bit width", offset: at + 6, kind: .integer(1)),
+            CubeField(name: "\(label) cell \(cell) reserved", offset: at + 7, kind: .raw(1)),
+          ]
+        }
+        fields.append(
+          CubeField(name: "\(label) padding", offset: section.offset + section.bytes - 8, kind: .raw(8)))
+      }
+    }
+    return fields
+  }
+
   /// The positions section's fields, when the cube has one: the count, the reserved word,
   /// every step's position, and in each moved position a few coordinates, a terrain height
   /// and a mask byte.
@@ -253,7 +301,7 @@ struct CubeMutation: Sendable {
     var random = TestRandom(seed: seed)
     let fields =
       CubeField.all(metricCount: metricCount) + CubeField.sections(in: base, metricCount: metricCount)
-      + CubeField.positions(in: base)
+      + CubeField.positions(in: base) + CubeField.version3(in: base, metricCount: metricCount)
     let values = fields.map { $0.values(in: base, random: &random) }
     var mutations: [CubeMutation] = []
     for (field, choices) in zip(fields, values) {

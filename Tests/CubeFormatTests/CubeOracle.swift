@@ -53,11 +53,17 @@ struct CubeOracle {
     // Terrain: present exactly when the flag says, as stored, and within its limits.
     let terrain = file.terrain
     if let raw = raw.terrain {
-      if terrain?.heights.map(\.bitPattern) != raw.heights.map(\.bitPattern) || terrain?.landMask != raw.masks {
+      // Version 3 checks terrain when it is read, not at open: a height or mask byte outside
+      // the limits reads as unknown.
+      let lenient = self.raw.version == 3
+      let heights = raw.heights.map { lenient && !(-1_000...9_000).contains($0) ? Float.nan : $0 }
+      let masks = raw.masks.map { lenient && $0 > 1 ? 255 : $0 }
+      if terrain?.heights.map(\.bitPattern) != heights.map(\.bitPattern) || terrain?.landMask != masks {
         fail("CubeFile's terrain differs from the bytes")
       }
-      if raw.heights.contains(where: { !$0.isNaN && !(-1_000...9_000).contains($0) })
-        || raw.masks.contains(where: { $0 > 1 && $0 != 255 })
+      if !lenient,
+        raw.heights.contains(where: { !$0.isNaN && !(-1_000...9_000).contains($0) })
+          || raw.masks.contains(where: { $0 > 1 && $0 != 255 })
       {
         fail("CubeFile accepted terrain outside the limits")
       }

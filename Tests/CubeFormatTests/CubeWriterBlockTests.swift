@@ -4,8 +4,8 @@ import _TestSupport
 
 @testable import CubeFormat
 
-/// The writer's block buffer must not change a single byte of the cube, whatever the block
-/// size and in whatever order steps arrive: each variant is compared with words scattered
+/// The version 2 writer's block buffer must not change a single byte of the cube, whatever
+/// the block size and in whatever order steps arrive: each variant is compared with words scattered
 /// straight into the mapping (no buffer) and with independently quantized values.
 @Suite struct CubeWriterBlockTests {
   static let (width, height, steps) = (7, 3, 6)
@@ -31,7 +31,7 @@ import _TestSupport
     let cells = width * height
     let writer = try CubeWriter(
       header: header, latitudes: (0..<cells).map { Float($0 / width) },
-      longitudes: (0..<cells).map { Float($0 % width) }, destination: path, bufferBytes: bufferBytes)
+      longitudes: (0..<cells).map { Float($0 % width) }, destination: path, bufferBytes: bufferBytes, formatVersion: 2)
     for (visit, step) in [(0, 4), (0, 0), (0, 3), (0, 1), (0, 5), (1, 3), (0, 2)] {
       for metric in metrics.indices where !(metric == 2 && step == 5) {
         let values = (0..<cells).map { value(metric: metric, cell: $0, step: step, visit: visit) }
@@ -78,7 +78,7 @@ import _TestSupport
       metrics: [Self.metrics[1]])
     let writer = try CubeWriter(
       header: header, latitudes: [0, 0, 1, 1], longitudes: [0, 1, 0, 1],
-      destination: "\(directory)/wrf/d01/2025061500.cube", bufferBytes: 1 << 20)
+      destination: "\(directory)/wrf/d01/2025061500.cube", bufferBytes: 1 << 20, formatVersion: 2)
     #expect(writer.write(metric: 0, step: 1, values: [1, 2, -5, 700]) == 2)
     writer.abandon()
   }

@@ -95,7 +95,7 @@ import _TestSupport
       let grid = try cube.grid(0)
       let writer = try CubeWriter(
         header: cube.header, latitudes: grid.latitudes, longitudes: grid.longitudes, terrain: grid.terrain,
-        destination: "\(directory)/plain.cube")
+        destination: "\(directory)/plain.cube", formatVersion: 2)
       for step in 0..<cube.stepCount {
         for metric in MovingCube.names.indices {
           writer.write(

@@ -71,9 +71,31 @@ struct RawCube {
   var version: UInt32 { bytes.le(8, as: UInt32.self) }
   func dataBytes(_ metric: Int) -> Int { Int(bytes.le(entry(metric) + 72, as: UInt64.self)) }
 
-  /// A version 2 cell entry's fields: payload offset, reference word, bit width, reserved.
+  /// Version 3's record, after the metric table.
+  var record: Int { 256 + 96 * metricCount }
+  /// Version 3's cells per band.
+  var bandCells: Int { Int(bytes.le(record, as: UInt32.self)) }
+  /// Version 3's number of bands.
+  var bandCount: Int { Int(bytes.le(record + 4, as: UInt32.self)) }
+
+  /// Version 3's sub-section of `metric` in `band`, as the band index gives it.
+  func subSection(_ metric: Int, band: Int) -> (offset: Int, bytes: Int) {
+    let entry = Int(bytes.le(record + 8, as: UInt64.self)) + 16 * (band * metricCount + metric)
+    return (Int(bytes.le(entry, as: UInt64.self)), Int(bytes.le(entry + 8, as: UInt64.self)))
+  }
+
+  /// Where a cell's series of a metric is: the start of its section (version 3: its band's
+  /// sub-section) and the cell's index in it.
+  func place(_ metric: Int, cell: Int) -> (section: Int, cell: Int) {
+    guard version == 3 else { return (dataOffset(metric), cell) }
+    return (subSection(metric, band: cell / bandCells).offset, cell % bandCells)
+  }
+
+  /// A version 2 or 3 cell entry's fields: payload offset, reference word, bit width,
+  /// reserved.
   func cellEntry(_ metric: Int, cell: Int) -> (offset: Int, reference: Int, width: Int, reserved: Int) {
-    let at = dataOffset(metric) + 8 * cell
+    let (section, index) = place(metric, cell: cell)
+    let at = section + 8 * index
     return (
       Int(bytes.le(at, as: UInt32.self)), Int(bytes.le(at + 4, as: UInt16.self)), Int(bytes[at + 6]),
       Int(bytes[at + 7])
@@ -83,10 +105,10 @@ struct RawCube {
   /// The stored word of a metric at a cell and step, straight from the bytes: version 1's
   /// u16, or version 2's code gathered bit by bit (docs/cube-format.md, "Data sections").
   func word(_ metric: Int, cell: Int, step: Int) -> UInt16 {
-    guard version == 2 else { return bytes.le(dataOffset(metric) + 2 * (cell * stepCount + step), as: UInt16.self) }
+    guard version >= 2 else { return bytes.le(dataOffset(metric) + 2 * (cell * stepCount + step), as: UInt16.self) }
     let entry = cellEntry(metric, cell: cell)
     guard entry.width > 0 else { return UInt16(entry.reference) }
-    let payload = dataOffset(metric) + entry.offset
+    let payload = place(metric, cell: cell).section + entry.offset
     var code = 0
     for bit in 0..<entry.width {
       let position = step * entry.width + bit
@@ -97,18 +119,25 @@ struct RawCube {
 
   /// What is wrong with a version 2 section by the documented limits, nil when nothing is.
   func sectionViolation(_ metric: Int) -> String? {
-    var next = 8 * cells
-    for cell in 0..<cells {
-      let entry = cellEntry(metric, cell: cell)
-      guard entry.reserved == 0, entry.width <= 16 else { return "metric \(metric) cell \(cell) width or reserved" }
-      if entry.width > 0, entry.reference + (1 << entry.width) - 2 > 65534 {
-        return "metric \(metric) cell \(cell) decodes past 65534"
+    let bands = version == 3 ? bandCount : 1
+    let perBand = version == 3 ? bandCells : cells
+    for band in 0..<bands {
+      let first = band * perBand
+      let count = min(perBand, cells - first)
+      let bytes = version == 3 ? subSection(metric, band: band).bytes : dataBytes(metric)
+      var next = 8 * count
+      for cell in first..<(first + count) {
+        let entry = cellEntry(metric, cell: cell)
+        guard entry.reserved == 0, entry.width <= 16 else { return "metric \(metric) cell \(cell) width or reserved" }
+        if entry.width > 0, entry.reference + (1 << entry.width) - 2 > 65534 {
+          return "metric \(metric) cell \(cell) decodes past 65534"
+        }
+        guard entry.offset == next else { return "metric \(metric) cell \(cell) offset \(entry.offset), not \(next)" }
+        next += (stepCount * entry.width + 7) / 8
       }
-      guard entry.offset == next else { return "metric \(metric) cell \(cell) offset \(entry.offset), not \(next)" }
-      next += (stepCount * entry.width + 7) / 8
+      if next + 8 != bytes { return "metric \(metric) band \(band) section ends at \(next) + 8, not \(bytes)" }
     }
-    return next + 8 == dataBytes(metric)
-      ? nil : "metric \(metric) section ends at \(next) + 8, not \(dataBytes(metric))"
+    return nil
   }
 
   /// The value of that word by the header's own scale and offset; nil for 0xFFFF.
@@ -156,7 +185,7 @@ struct RawCube {
       }
       guard temporal(metric) <= 2, sentinel(metric) == 0xFFFF else { return "metric \(metric) kind or sentinel" }
       guard !name(metric).isEmpty, names.insert(name(metric)).inserted else { return "metric \(metric) name" }
-      if version == 2, let violation = sectionViolation(metric) { return violation }
+      if version >= 2, let violation = sectionViolation(metric) { return violation }
     }
     return positionsViolation()
   }

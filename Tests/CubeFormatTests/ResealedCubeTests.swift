@@ -30,6 +30,24 @@ import _TestSupport
     #expect(answered > 100, "Cube answered \(answered)")
   }
 
+  /// Version 3 in three bands of 8 cells and in one band: the record's fields, every band
+  /// index entry and cell entries of every sub-section besides the header's fields, with
+  /// the checksum table recomputed.
+  @Test(arguments: [8, 32])
+  func everyMutationOfABandedCubeIsRefusedCleanlyOrAnsweredCorrectly(bandCells: Int) throws {
+    let directory = SampleFiles.temporaryDirectory("resealed-v3")
+    defer { SampleFiles.remove(directory) }
+    let v2 = try SmallCube.write(to: "\(directory)/v2.cube", version: 2)
+    let base = BandedCube(v2: v2, bandCells: bandCells).bytes
+    let mutations = CubeMutation.generate(
+      base: base, metricCount: SmallCube.names.count, randomCount: 1_200, seed: 0x5EED_0003)
+    #expect(mutations.contains { $0.label.hasPrefix("band index offset") })
+    let tally = Self.run(mutations, on: base, in: directory, lookups: true)
+    let (opened, answered) = tally.counts.withLock { $0 }
+    #expect(opened > 100 && opened < mutations.count / 2, "CubeFile opened \(opened) of \(mutations.count)")
+    #expect(answered > 100, "Cube answered \(answered)")
+  }
+
   /// A cube whose grid moves (three positions, with terrain), with its positions section's
   /// fields and length mutated besides every other field. `CubeFile` reads back exactly what
   /// the bytes hold or refuses in one line; `Cube` opens or refuses in one line (which cell
