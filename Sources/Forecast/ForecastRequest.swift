@@ -79,6 +79,9 @@ public struct Provenance: Sendable, Hashable {
 
   /// Whether this source's cube answers `metric`.
   public func answers(_ metric: Metric) -> Bool { !absent.contains(metric) }
+
+  /// Why this source's cube cannot answer `metric`.
+  public func absenceReason(_ metric: Metric) -> String { metric.absenceReason(amongAbsent: absent) }
 }
 
 /// Why a forecast has no answer.

@@ -161,15 +161,24 @@ extension ForecastDocument {
   }
 
   /// For each metric of `asked` (in order, each once) that some of `sources` cannot
-  /// answer: what it is derived from and which cubes lack it.
+  /// answer: why (what it is derived from, or that an older ingest skipped it) and which
+  /// cubes lack it, one clause per reason when the cubes lack it for different ones.
   static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
     var seen: Set<Metric> = []
     return asked.compactMap { metric in
       guard seen.insert(metric).inserted else { return nil }
-      let lacking = sources.filter { !$0.answers(metric) }
-      guard !lacking.isEmpty else { return nil }
-      let cubes = lacking.map { "\($0.model)/\($0.domain) \($0.run)" }.joined(separator: ", ")
-      return (metric.name, JSONText.string("\(metric.absenceReason); lacking in \(cubes)"))
+      var reasons: [(reason: String, cubes: [String])] = []
+      for source in sources where !source.answers(metric) {
+        let (reason, cube) = (source.absenceReason(metric), "\(source.model)/\(source.domain) \(source.run)")
+        if let index = reasons.firstIndex(where: { $0.reason == reason }) {
+          reasons[index].cubes.append(cube)
+        } else {
+          reasons.append((reason, [cube]))
+        }
+      }
+      guard !reasons.isEmpty else { return nil }
+      let text = reasons.map { "\($0.reason); lacking in \($0.cubes.joined(separator: ", "))" }
+      return (metric.name, JSONText.string(text.joined(separator: "; ")))
     }
   }
 

@@ -8,8 +8,10 @@ import UTCTime
 /// Writes an ingest plan into a cube, streaming step by step, and publishes it atomically.
 enum CubePublisher {
   /// Writes `plan` at the metric table's precisions, or those of `precision` where it names one.
+  /// `cost` is the plan's band cells and steps derived at once (nil: one band, a step
+  /// per core).
   static func publish(
-    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:]
+    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], cost: IngestCost? = nil
   ) throws(IngestError) -> Ingestor.Published {
     // The grid needs no check here: every convention validates each input file's grid
     // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
@@ -41,47 +43,64 @@ enum CubePublisher {
           "cannot store this run in a cube: its grid takes \(motion.positions.count) positions, more than \(CubeLimits.positions.upperBound)"
       )
     }
+    // The bands of the plan (one over every cell when the run fits its budget whole), and
+    // what the cube records of its geometry.
+    let layout = CubeWriter.Layout(
+      bandCells: (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil,
+      projectionChecked: ProjectionCheck.locatesEveryCell(plan), locatorIndex: ProjectionCheck.locatorIndex(for: plan))
     let writer: CubeWriter
     do {
-      if let motion = plan.motion {
-        // A moving grid: every position with its terrain, and each step's.
-        writer = try CubeWriter(
-          header: header,
-          positions: motion.positions.map {
-            CubeGrid(latitudes: $0.latitudes, longitudes: $0.longitudes, terrain: $0.terrain)
-          }, stepPositions: motion.stepPositions, destination: destination)
-      } else {
-        writer = try CubeWriter(
-          header: header, latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain,
-          destination: destination)
-      }
+      // A moving grid: every position with its terrain, and each step's; a grid that does
+      // not move has one.
+      let positions =
+        plan.motion?.positions.map {
+          CubeGrid(latitudes: $0.latitudes, longitudes: $0.longitudes, terrain: $0.terrain)
+        } ?? [CubeGrid(latitudes: plan.latitudes, longitudes: plan.longitudes, terrain: plan.terrain)]
+      writer = try CubeWriter(
+        header: header, positions: positions,
+        stepPositions: plan.motion?.stepPositions ?? [Int](repeating: 0, count: plan.steps.count),
+        destination: destination, layout: layout)
     } catch {
       throw IngestError(path: error.path, reason: error.reason)
     }
-    // Steps are derived a batch at a time, one per core, and written in step order, so that
-    // an error names the first step that has one, as a one-at-a-time ingest would.
-    let batch = concurrentSteps(cells: plan.width * plan.height, metrics: plan.metrics.count)
-    for first in stride(from: 0, to: plan.steps.count, by: batch) {
-      let indices = first..<min(first + batch, plan.steps.count)
-      for (index, derived) in zip(indices, derive(indices, plan.derive)) {
-        let step = plan.steps[index]
-        let values: [[Double]]
-        switch derived {
-        case .success(let success): values = success
-        case .failure(let error):
-          writer.abandon()
-          throw error
-        }
-        for (slot, metric) in plan.metrics.enumerated() {
-          var checked = values[slot]
-          plan.screen.guardDerived(metric, &checked, step: step, cells: plan.width * plan.height)
-          if let cell = writer.write(metric: slot, step: index, values: checked) {
+    // Band by band (the writer's: each band's cells are packed and appended once its last
+    // step is in), steps are derived a batch at a time, one per core, and written in step
+    // order, so that an error names the first step that has one, as a one-at-a-time
+    // ingest would.
+    for band in 0..<writer.bandCount {
+      let rows = RowBand.covering(writer.cells(ofBand: band), width: plan.width, height: plan.height)
+      let owned = rows.ownedInRows
+      let batch = cost?.concurrentSteps ?? concurrentSteps(cells: rows.cells, metrics: plan.metrics.count)
+      for first in stride(from: 0, to: plan.steps.count, by: batch) {
+        let indices = first..<min(first + batch, plan.steps.count)
+        for (index, derived) in zip(indices, derive(indices, rows, plan.derive)) {
+          let step = plan.steps[index]
+          let values: [[Double]]
+          switch derived {
+          case .success(let success): values = success
+          case .failure(let error):
             writer.abandon()
-            throw IngestError(
-              path: step.path, variable: metric.name,
-              reason:
-                "value \(checked[cell]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
-            )
+            throw error
+          }
+          for (slot, metric) in plan.metrics.enumerated() {
+            var checked = owned == values[slot].indices ? values[slot] : Array(values[slot][owned])
+            plan.screen.guardDerived(metric, &checked, step: step, region: .owned(by: rows))
+            let unstorable = checked.withUnsafeBufferPointer {
+              writer.write(band: band, metric: slot, step: index, values: $0)
+            }
+            if let cell = unstorable {
+              // A write the writer refused is a fault of this loop, not of the input.
+              if let refused = writer.refusedWrite {
+                writer.abandon()
+                throw IngestError(path: destination, reason: "cannot write the cube: \(refused)")
+              }
+              writer.abandon()
+              throw IngestError(
+                path: step.path, variable: metric.name,
+                reason:
+                  "value \(checked[cell - rows.owned.lowerBound]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
+              )
+            }
           }
         }
       }
@@ -111,17 +130,18 @@ enum CubePublisher {
     return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, derivedBudget / perStep))
   }
 
-  /// The values of the steps `indices`, derived at once, one thread per step, in order.
-  /// Each step's derivation reads its files under libnetcdf's lock and computes alone.
+  /// The values of the steps `indices` over `band`'s rows, derived at once, one thread
+  /// per step, in order. Each step's derivation reads its files under libnetcdf's lock and
+  /// computes alone.
   private static func derive(
-    _ indices: Range<Int>, _ derive: @Sendable (Int) throws(IngestError) -> [[Double]]
+    _ indices: Range<Int>, _ band: RowBand, _ derive: @Sendable (Int, RowBand) throws(IngestError) -> [[Double]]
   ) -> [Result<[[Double]], IngestError>] {
     guard indices.count > 1 else {
-      return indices.map { index in Result { () throws(IngestError) in try derive(index) } }
+      return indices.map { index in Result { () throws(IngestError) in try derive(index, band) } }
     }
     let results = Mutex([Result<[[Double]], IngestError>?](repeating: nil, count: indices.count))
     DispatchQueue.concurrentPerform(iterations: indices.count) { offset in
-      let result = Result { () throws(IngestError) in try derive(indices.lowerBound + offset) }
+      let result = Result { () throws(IngestError) in try derive(indices.lowerBound + offset, band) }
       results.withLock { $0[offset] = result }
     }
     // `concurrentPerform` returns after every iteration has run, so every slot is filled.

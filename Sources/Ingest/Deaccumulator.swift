@@ -32,16 +32,23 @@ struct Deaccumulator {
   }
 
   /// The hourly amounts at a step, given its accumulated field and that of its
-  /// `earlierStep`, and the cells where the accumulation fell by more than round-off.
-  func amounts(_ accumulated: [Double], since earlier: [Double]) -> (amounts: [Double], falls: InputScreen.Tally) {
+  /// `earlierStep`, and the cells where the accumulation fell by more than round-off,
+  /// counted among the cells `counting` counts (a band's own; its first in the grid's
+  /// numbering).
+  func amounts(
+    _ accumulated: [Double], since earlier: [Double], counting: ReadRegion = .whole(cells: 0)
+  ) -> (amounts: [Double], falls: InputScreen.Tally) {
     let hoursPerStep = Double(max(stepSeconds, 3600)) / 3600
-    var falls = InputScreen.Tally(values: min(accumulated.count, earlier.count), bad: 0)
-    var amounts = [Double](repeating: .nan, count: falls.values)
+    let cells = min(accumulated.count, earlier.count)
+    var falls = InputScreen.Tally(values: counting.counted(values: cells), bad: 0)
+    var amounts = [Double](repeating: .nan, count: cells)
     for cell in amounts.indices {
       let difference = accumulated[cell] - earlier[cell]
       if difference < -InputRange.accumulationRoundOff {
-        if falls.first == nil { falls.first = (cell, difference) }
-        falls.bad += 1
+        if counting.counts(cell) {
+          if falls.first == nil { falls.first = (counting.gridIndex(of: cell), difference) }
+          falls.bad += 1
+        }
         continue
       }
       // `max` keeps NaN here: NaN is the first argument and compares false.

@@ -1,30 +1,38 @@
 import NetCDF
 
-/// Model fields under WRF's names and units, one step at a time: what `WRFDerivation`
-/// reads. WRF files are read as they are; other model conventions (MM5) translate.
+/// Model fields under WRF's names and units, one step and one range of rows at a time:
+/// what `WRFDerivation` reads. WRF files are read as they are; other model conventions
+/// (MM5) translate. Reading rows rather than the whole grid keeps a band's ingest within
+/// its memory budget: each read is a hyperslab of those rows only.
 protocol FieldSource: AnyObject {
   var width: Int { get }
   var height: Int { get }
-  /// A surface field (`south_north × west_east`) at a step.
-  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double]
-  /// Levels `levels` (every level when nil; those of them the field has otherwise) of a
-  /// `(Time, level, rows, columns)` field at a step, level by level. `rows × columns` is the mass grid for most fields, one more
-  /// column for U and one more row for V (staggered). Reading only the levels a metric
-  /// needs keeps ingest cheap: a lowest-level read is a fraction of the volume.
+  /// Rows `rows` of a surface field (`south_north × west_east`) at a step, row by row.
+  func field(_ name: String, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double]
+  /// Levels `levels` (every level when nil; those of them the field has otherwise) of rows
+  /// `rows` of a `(Time, level, gridRows, columns)` field at a step, level by level.
+  /// `gridRows × columns` is the mass grid for most fields, one more column for U and one
+  /// more row for V (staggered). Reading only the levels a metric needs keeps ingest
+  /// cheap: a lowest-level read is a fraction of the volume.
   func levels(
-    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+    _ name: String, _ levels: Range<Int>?, rows: Range<Int>, of gridRows: Int, columns: Int, at step: StepSource
   ) throws(IngestError) -> [Double]
 }
 
 extension FieldSource {
-  /// All levels of a 3-D field on the mass grid at a step, level by level.
-  func volume(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
-    try levels(name, nil, rows: height, columns: width, at: step)
+  /// A whole surface field at a step: the geometry and terrain, read once per position.
+  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+    try field(name, rows: 0..<height, at: step)
   }
 
-  /// Levels `levels` of a 3-D field on the mass grid at a step, level by level.
-  func volume(_ name: String, _ levels: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
-    try self.levels(name, levels, rows: height, columns: width, at: step)
+  /// Levels `levels` (all when nil) of rows `rows` of a 3-D field on the mass grid at a
+  /// step, level by level.
+  func volume(
+    _ name: String, _ levels: Range<Int>? = nil, rows: Range<Int>, at step: StepSource
+  ) throws(IngestError)
+    -> [Double]
+  {
+    try self.levels(name, levels, rows: rows, of: height, columns: width, at: step)
   }
 }
 

@@ -32,19 +32,33 @@ struct GridMotion: Sendable {
     return InputGrid.Shift(i: now.i - before.i, j: now.j - before.j)
   }
 
-  /// `values` of step `earlier`, re-indexed by the cells of step `step`: each cell gets
-  /// the value at its own place, NaN where that place was outside the grid at `earlier`
-  /// (the leading edge of a move).
-  func atPlaces(_ values: [Double], of earlier: Int, at step: Int) -> [Double] {
+  /// The rows of step `earlier` that hold the places of rows `rows` at step `step`,
+  /// clipped to the grid (empty when none does).
+  func earlierRows(_ rows: Range<Int>, of earlier: Int, at step: Int) -> Range<Int> {
+    let shift = shift(from: earlier, to: step).j
+    let lower = min(max(rows.lowerBound + shift, 0), height)
+    return lower..<max(lower, min(rows.upperBound + shift, height))
+  }
+
+  /// `values` of step `earlier` over its rows `read` (`earlierRows(rows, …)`), re-indexed
+  /// by the cells of rows `rows` at step `step`: each cell gets the value at its own
+  /// place, NaN where that place was outside the grid at `earlier` (the leading edge of a
+  /// move).
+  func atPlaces(_ values: [Double], rows read: Range<Int>, of earlier: Int, at step: Int, rows: Range<Int>) -> [Double]
+  {
     let shift = shift(from: earlier, to: step)
     guard shift != .zero else { return values }
-    var placed = [Double](repeating: .nan, count: width * height)
+    var placed = [Double](repeating: .nan, count: width * rows.count)
     let (west, east) = (max(0, -shift.i), min(width, width - shift.i))
-    let (south, north) = (max(0, -shift.j), min(height, height - shift.j))
+    // Rows whose place at `earlier` is among the rows read (which are inside the grid).
+    let (south, north) = (
+      max(rows.lowerBound, read.lowerBound - shift.j), min(rows.upperBound, read.upperBound - shift.j)
+    )
     guard west < east, south < north else { return placed }
     for j in south..<north {
-      let from = (j + shift.j) * width + shift.i
-      for i in west..<east { placed[j * width + i] = values[from + i] }
+      let from = (j + shift.j - read.lowerBound) * width + shift.i
+      let to = (j - rows.lowerBound) * width
+      for i in west..<east { placed[to + i] = values[from + i] }
     }
     return placed
   }

@@ -1,23 +1,10 @@
 import Foundation
 
 extension IngestCost {
-  /// The share of the machine's memory an ingest may plan to use unless `--max-memory`
-  /// says otherwise: half, leaving the rest to the servers and the page cache of the
-  /// machine it shares, so that an ingest refuses rather than drives the kernel to kill
-  /// some process.
-  public static let defaultMemoryShare = 0.5
-
-  /// `defaultMemoryShare` of the memory this process may use: the machine's physical
-  /// memory, or its control group's limit when that is lower (a container).
+  /// The budget ingest plans within unless `--max-memory` says otherwise: 512 MiB,
+  /// whatever the grid and the run's length (`defaultBudget`).
   public static func defaultMaxMemory() -> Int {
-    let physical = Double(sysconf(Int32(_SC_PHYS_PAGES))) * Double(sysconf(Int32(_SC_PAGESIZE)))
-    var available = physical > 0 ? physical : 4 * 1_073_741_824
-    if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
-      let limit = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0
-    {
-      available = Swift.min(available, limit)
-    }
-    return Int(available * defaultMemoryShare)
+    defaultBudget
   }
 
   /// The bytes of a size such as `512M`, `4G`, `1.5T` or `1000000` (binary units: K, M, G

@@ -2,9 +2,15 @@ import CubeFormat
 import Foundation
 import Meteorology
 
-/// What an ingest of one domain will cost, computed from its dimensions alone before any
-/// field is read: an upper bound of its peak memory (resident set) and of the disk its
-/// cube and the cube's scratch take in the store. docs/inputs.md derives each term.
+/// What an ingest of one domain will cost and how it keeps within its memory budget,
+/// computed from its dimensions alone before any field is read.
+///
+/// Ingest works by band of cells (`CubeWriter`'s bands): for one band it derives every
+/// step over the rows covering the band (and the neighbourhood's halo rows), holds the
+/// band's words, then packs and appends them. The plan picks the band cells (a power of
+/// two) as large as the budget allows, one band when the whole run fits, and the steps
+/// derived at once; `memory` bounds the plan's peak resident memory and `disk` the cube's
+/// bytes in the store. docs/inputs.md derives each term.
 public struct IngestCost: Sendable, Equatable {
   /// Grid columns and rows.
   public let width: Int
@@ -17,7 +23,17 @@ public struct IngestCost: Sendable, Equatable {
   public let metrics: Int
   /// Grid positions: more than one for a moving nest, whose every position the cube keeps.
   public let positions: Int
-  /// Peak resident memory, bytes, at most.
+  /// Rows above and below a band that the precipitation neighbourhood reaches.
+  public let haloRows: Int
+  /// The memory budget planned within, bytes (`--max-memory`).
+  public let budget: Int
+  /// Cells per band: a power of two; at least the grid's cells for one band.
+  public let bandCells: Int
+  /// Bands the cube is written in.
+  public let bands: Int
+  /// Steps derived at once (one per core when the budget allows).
+  public let concurrentSteps: Int
+  /// Peak resident memory of the plan, bytes, at most.
   public let memory: Double
   /// Store disk space, bytes, at most.
   public let disk: Double
@@ -31,69 +47,139 @@ public struct IngestCost: Sendable, Equatable {
   /// Variables a step reads at most (surface fields, 3-D fields, the earlier step's
   /// accumulations).
   static let variablesRead = 40.0
+  /// A cube has at most this many bands (`CubeLayout`'s band count).
+  static let maximumBands = 65_536
+  /// The default budget, `--max-memory`: 512 MiB.
+  public static let defaultBudget = 512 << 20
 
-  /// The cost of a domain of `width × height` cells, `steps` steps, 3-D fields of up to
+  /// The plan of a domain of `width × height` cells, `steps` steps, 3-D fields of up to
   /// `levels` levels and `metrics` stored metrics, on `positions` grid positions (with
-  /// `terrain` at each, when the cube has a terrain section). Computed in floating point
-  /// so that no declared dimension, however large, can overflow it.
+  /// `terrain` at each, when the cube has a terrain section), whose neighbourhood reaches
+  /// `haloRows` rows, within `budget` bytes; `chunked` when the inputs are NetCDF-4 (HDF5
+  /// keeps a chunk cache per variable read; classic files have none). Computed in floating
+  /// point so that no declared dimension, however large, can overflow it.
   public init(
-    width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false
+    width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false,
+    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true
   ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
-    self.positions = positions
-    let (cells, s, l, m) = (Double(width) * Double(height), Double(steps), Double(levels), Double(metrics))
-    let double = 8.0
+    (self.positions, self.haloRows, self.budget) = (positions, haloRows, budget)
+    let (cells, s, m) = (Double(width) * Double(height), Double(steps), Double(metrics))
+    let fixed = Self.fixed(
+      cells: cells, steps: s, levels: Double(levels), positions: positions, chunked: chunked)
+    // The largest band a cube can hold in `maximumBands` bands is the smallest band.
+    let whole = Self.powerOfTwo(atLeast: cells)
+    let smallest = Self.powerOfTwo(atLeast: (cells / Double(Self.maximumBands)).rounded(.up))
+    let cores = Double(Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8, Swift.max(steps, 1))))
+    func band(_ bandCells: Double, _ batch: Double) -> Double {
+      Self.band(
+        cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
+        levels: Double(levels), metrics: m, batch: batch)
+    }
+    // As large a band as fits with a step per core; failing that, one step at a time; and
+    // failing that, the smallest band (refused by `require`).
+    var chosen: (cells: Double, batch: Double)?
+    for batch in Set([cores, 1]).sorted(by: >) where chosen == nil {
+      var candidate = whole
+      while candidate >= smallest, chosen == nil {
+        if fixed + band(candidate, batch) <= Double(budget) { chosen = (candidate, batch) }
+        candidate /= 2
+      }
+    }
+    let plan = chosen ?? (smallest, 1)
+    bandCells = plan.cells >= 9e18 ? Int.max : Int(plan.cells)
+    bands = cells == 0 ? 1 : Int(Swift.min((cells / plan.cells).rounded(.up), 9e18))
+    concurrentSteps = Int(plan.batch)
+    memory = fixed + band(plan.cells, plan.batch)
+    disk = Self.disk(
+      cells: cells, steps: s, metrics: m, positions: positions, terrain: terrain, bands: Double(bands))
+  }
+
+  /// What does not depend on the band: the process, the geometry, the neighbourhood and
+  /// HDF5's chunk caches.
+  private static func fixed(cells: Double, steps s: Double, levels l: Double, positions: Int, chunked: Bool) -> Double {
     // The coordinates read as doubles and kept as floats, the terrain, the grid checks;
     // a further position keeps its first and most common coordinates, cell sizes and
     // terrain while the positions are decided (40 bytes a cell).
     let extraPositions = Double(Swift.max(positions, 1) - 1)
     let geometry = cells * 64 + extraPositions * cells * 40
-    // `PrecipitationNeighbourhood`: unit vectors, lattice buckets, order and keys per
-    // cell, and its runs (two Int32 each, growing by doubling): at most `runLimit`, and
-    // per cell at most two a row (a row crosses a neighbourhood once, twice at a seam).
-    let runs = Swift.min(Double(PrecipitationNeighbourhood.runLimit), cells * Swift.min(cells, 2 * Double(height)))
-    let neighbourhood = cells * 96 + runs * 16
-    // Steps derived at once (`CubePublisher.concurrentSteps`), each holding its surface
-    // fields and its earlier step's accumulations (48 fields' worth), its 3-D fields (ten
-    // volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V and cloud per level) and
-    // its derived values twice over (the values and the publisher's copy).
-    let perStep = cells * double * (48 + 10 * l + 2 * m)
-    let batch = Swift.max(
-      1,
-      Swift.min(
-        Double(Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8)),
-        (Double(CubePublisher.derivedBudget) / Swift.max(cells * Swift.max(m, 1) * double, 1)).rounded(.down)))
-    let derivation = batch * perStep
-    // The cube writer: the word area (every step of every metric, 2 bytes a value, a
-    // mapped scratch file that is resident once written), the packed cube mapped while
-    // the words are, its cell tables, and the block buffer.
-    let words = cells * s * m * 2
-    let tables = cells * m * 8
-    let header = 1_048_576.0
-    let packed = words + tables + cells * 16 + header
-    let block = Swift.min(Double(CubeWriter.bufferBudget), words)
+    // `PrecipitationNeighbourhood`: its set-up and a band's counts, linear in the cells.
+    let neighbourhood = PrecipitationNeighbourhood.bytes(cells: cells)
     // Every open NetCDF-4 file (up to `OpenInputs`' 256, one a step at most) keeps a
     // cache per variable read; no cache holds more than the data read from it.
     let openFiles = Swift.min(s, 256)
-    let chunkCache = Swift.min(
-      Self.chunkCachePerVariable * Self.variablesRead * openFiles, cells * s * (Self.variablesRead + 10 * l) * 4)
-    memory = Self.baseline + geometry + neighbourhood + derivation + words + packed + tables + block + chunkCache
+    let chunkCache =
+      chunked
+      ? Swift.min(chunkCachePerVariable * variablesRead * openFiles, cells * s * (variablesRead + 10 * l) * 4) : 0
+    return baseline + geometry + neighbourhood + chunkCache
+  }
+
+  /// What one band of `cells` cells costs: the writer's words and packing, and `batch`
+  /// steps derived at once over the band's rows.
+  private static func band(
+    cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
+    batch: Double
+  ) -> Double {
+    // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
+    // and metric, found from one cell so that no band, however large, overflows it.
+    let perCell = Double(CubeWriter.bandBytes(bandCells: 1, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
+    let fixedPart =
+      perCell * 2 - Double(CubeWriter.bandBytes(bandCells: 2, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
+    let writer = (perCell - fixedPart) * cells + fixedPart
+    // The rows covering the band (it may start and end mid-row) and the halo each side.
+    let rows = Swift.min(height, (cells / Swift.max(width, 1)).rounded(.up) + 1 + 2 * halo)
+    // Each step holds its surface fields and its earlier step's accumulations (48 fields'
+    // worth), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
+    // and cloud per level), its derived values twice over (the values and the publisher's
+    // copy) and the neighbourhood's percentages.
+    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1)
+    return writer + batch * perStep
+  }
+
+  /// The cube's bytes at most: geometry, data (a word per value, a table entry per cell
+  /// and metric, padding per sub-section), terrain, positions, band index and checksums.
+  private static func disk(
+    cells: Double, steps s: Double, metrics m: Double, positions: Int, terrain: Bool, bands: Double
+  ) -> Double {
+    func padded(_ bytes: Double) -> Double { (bytes / 8).rounded(.up) * 8 }
+    let extraPositions = Double(Swift.max(positions, 1) - 1)
     // A moving grid's positions section (docs/cube-format.md): a count, each step's
     // position, and every position after the first (coordinates and terrain), each part
     // padded to 8 bytes, after up to 63 bytes of alignment.
-    func padded(_ bytes: Double) -> Double { (bytes / 8).rounded(.up) * 8 }
     let positionsSection =
       extraPositions > 0
       ? 64 + 8 + padded(s * 4) + extraPositions * (padded(cells * 8) + (terrain ? padded(cells * 5) : 0)) : 0
-    // The scratch words and the packed cube exist at once until the cube is published.
-    disk = words + packed + positionsSection
+    let header = 1_048_576.0
+    let data = cells * s * m * 2 + cells * m * 8 + bands * m * (8 + 64 + 16)
+    let sections = header + cells * 16 + data + positionsSection
+    // One checksum of 8 bytes per 64 KiB.
+    return sections + (sections / 65_536).rounded(.up) * 8
   }
+
+  /// Whether the file at `path` is NetCDF-4 (HDF5, chunked), by its signature; true when
+  /// it cannot be read, which costs the most.
+  public static func isChunked(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 4)) ?? Data()
+    // Classic and 64-bit-offset files begin "CDF" and a version byte; HDF5 "\u{89}HDF".
+    return !(head.count == 4 && head.prefix(3) == Data("CDF".utf8))
+  }
+
+  /// The smallest power of two at or above `value` (at least 1).
+  private static func powerOfTwo(atLeast value: Double) -> Double {
+    guard value > 1 else { return 1 }
+    return Foundation.pow(2, Foundation.log2(value).rounded(.up))
+  }
+
+  /// Whether the plan fits its budget.
+  public var fits: Bool { memory <= Double(budget) }
 
   /// The prediction in one line, exact byte counts included so that a script can compare
   /// them: `predicted peak memory 136.2 MiB (142800000 bytes), disk 8.1 KiB (8300 bytes)
-  /// for 10×8 cells, …`.
+  /// for 10×8 cells, …, in 1 band of 128 cells, 2 steps at once`.
   public var summary: String {
-    "predicted peak memory \(Self.text(memory)) (\(Self.whole(memory)) bytes), disk \(Self.text(disk)) (\(Self.whole(disk)) bytes) for \(dimensions)"
+    "predicted peak memory \(Self.text(memory)) (\(Self.whole(memory)) bytes), disk \(Self.text(disk)) (\(Self.whole(disk)) bytes) for \(dimensions), in \(bands == 1 ? "1 band" : "\(bands) bands") of \(bandCells) cells, \(concurrentSteps) \(concurrentSteps == 1 ? "step" : "steps") at once"
   }
 
   /// `w×h cells, s steps, l levels, m metrics`, as messages name the dimensions.
@@ -104,15 +190,16 @@ public struct IngestCost: Sendable, Equatable {
 }
 
 extension IngestCost {
-  /// Refuses this run when it needs more memory than `maxMemory` or more disk than the
-  /// store's file system has free, naming `path`, the dimensions, the estimate and the
-  /// limit. `store` is checked only when given (a grid checked before the store matters).
-  func require(maxMemory: Int, store: String?, path: String) throws(IngestError) {
-    if memory > Double(maxMemory) {
+  /// Refuses this run when even its smallest band needs more memory than its budget, or
+  /// it needs more disk than the store's file system has free, naming `path`, the
+  /// dimensions, the estimate and the limit. `store` is checked only when given (a grid
+  /// checked before the store matters).
+  public func require(store: String?, path: String) throws(IngestError) {
+    if !fits {
       throw IngestError(
         path: path,
         reason:
-          "ingesting \(dimensions) needs up to \(Self.text(memory)) of memory, more than the limit of \(Self.text(Double(maxMemory))) (--max-memory)"
+          "ingesting \(dimensions) needs up to \(Self.text(memory)) of memory even in bands of \(bandCells) cells, more than the limit of \(Self.text(Double(budget))) (--max-memory)"
       )
     }
     if let store, let free = Self.freeBytes(near: store), disk > free {
@@ -130,8 +217,10 @@ extension IngestCost {
   static func requireGrid(
     width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String
   ) throws(IngestError) {
-    try IngestCost(width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count)
-      .require(maxMemory: maxMemory, store: nil, path: path)
+    try IngestCost(
+      width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory,
+      chunked: isChunked(path)
+    ).require(store: nil, path: path)
   }
 
   /// A byte count in digits, rounded up; in floating point beyond what `Int` holds.

@@ -3,9 +3,9 @@ import Meteorology
 extension IngestPlan {
   /// This plan with `precip_neighbourhood` computed from its `rain` at every step, for
   /// every convention alike: the neighbourhood needs only the hour's amount and the grid.
-  /// A plan without rain, or whose grid is beyond the neighbourhood's bound on work, is
-  /// returned with a warning naming what is missing, and `precipitation_probability` is
-  /// then unavailable from its cubes. `rainStep` is the precision rain is stored at.
+  /// A plan without rain, or with a cell without coordinates, is returned with a warning
+  /// naming what is missing, and `precipitation_probability` is then unavailable from its
+  /// cubes. `rainStep` is the precision rain is stored at.
   func addingPrecipitationNeighbourhood(rainStep: Double = Metric.rain.step ?? 0.1) -> IngestPlan {
     let names = "\(Metric.precipitationNeighbourhood.name), \(Metric.precipitationProbability.name)"
     let label = steps.first?.path ?? domain
@@ -19,24 +19,37 @@ extension IngestPlan {
     let neighbourhood: PrecipitationNeighbourhood
     do {
       neighbourhood = try PrecipitationNeighbourhood(
-        latitudes: latitudes, longitudes: longitudes, rainStep: rainStep)
+        latitudes: latitudes, longitudes: longitudes, width: width, height: height, rainStep: rainStep)
     } catch {
       return with(warning: "no \(names): \(error.reason) (\(label))")
     }
     // A convention that ever lists the metric itself gets its values replaced, not doubled.
     let existing = metrics.firstIndex(of: .precipitationNeighbourhood)
     let derive = self.derive
-    return IngestPlan(
+    let halo = neighbourhood.haloRows
+    var plan = IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
       terrain: terrain, levels: levels, screen: screen,
-      derive: { (index) throws(IngestError) in
-        var values = try derive(index)
-        let percentages = neighbourhood.percentages(rain: values[rainSlot])
+      derive: { (index, band) throws(IngestError) in
+        // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
+        // derived too (their cells counted by the bands that own them), then dropped.
+        let wide = band.widened(by: halo)
+        var values = try derive(index, wide)
+        let percentages = values[rainSlot].withUnsafeBufferPointer {
+          neighbourhood.percentages(rain: $0, rows: wide.rows, owned: band.rows)
+        }
+        let first = (band.rows.lowerBound - wide.rows.lowerBound) * band.width
+        let kept = first..<(first + band.cells)
+        if kept != values[rainSlot].indices {
+          values = values.map { $0.isEmpty ? $0 : Array($0[kept]) }
+        }
         if let existing { values[existing] = percentages } else { values.append(percentages) }
         return values
       }, motion: motion)
+    plan.haloRows = halo
+    return plan
   }
 
   private func with(warning: String) -> IngestPlan {

@@ -25,13 +25,18 @@ struct IngestPlan {
   let levels: Int
   /// Screens the inputs and derived values, and counts what it screened out.
   let screen: InputScreen
-  /// The values of `metrics` at `steps[index]` (`[metric][cell]`, NaN where unknown).
-  /// The publisher derives several steps at once, in no particular order, so it keeps no
-  /// state between calls and may run on any thread.
-  let derive: @Sendable (_ index: Int) throws(IngestError) -> [[Double]]
+  /// The values of `metrics` at `steps[index]` over the rows of `band` (`[metric][cell of
+  /// the rows]`, row by row, NaN where unknown); the screen counts the band's own cells.
+  /// Per-cell work does not depend on the rows, so a band's values equal the whole grid's
+  /// for the same cells. The publisher derives several steps at once, in no particular
+  /// order, so it keeps no state between calls and may run on any thread.
+  let derive: @Sendable (_ index: Int, _ band: RowBand) throws(IngestError) -> [[Double]]
   /// The positions of a grid that moves (a WRF moving nest) and each step's; nil for a
   /// grid that does not, which the cube stores as today.
   var motion: GridMotion? = nil
+  /// Rows above and below a band whose values `derive` reads beyond the band's rows (the
+  /// precipitation neighbourhood's reach); 0 without a neighbourhood.
+  var haloRows = 0
 }
 
 extension IngestPlan {

@@ -16,8 +16,9 @@ public enum Ingestor {
     /// Quantization steps that replace the metric table's (`Metric.precisions`, checked
     /// with `Metric.precisionProblem`).
     public var precision: [Metric: Double]
-    /// The most memory (bytes) a domain's ingest may need (`IngestCost`); a run that
-    /// would need more is refused before it reads a field. Nil: `IngestCost.defaultMaxMemory()`.
+    /// The memory budget (bytes) each domain's ingest plans within (`IngestCost`: the
+    /// band of cells it writes at a time); a run whose smallest band would need more is
+    /// refused before it reads a field. Nil: `IngestCost.defaultMaxMemory()`, 512 MiB.
     public var maxMemory: Int?
 
     public init(
@@ -69,8 +70,9 @@ public enum Ingestor {
   /// First removes the store's stale temporary files (see `TemporaryFiles`): every ingest
   /// killed while writing leaves one as large as its cube.
   ///
-  /// Refuses, before reading any field, a domain whose predicted memory (`IngestCost`)
-  /// exceeds `options.maxMemory` or whose cube would not fit on the store's disk; refuses
+  /// Refuses, before reading any field, a domain whose smallest band's predicted memory
+  /// (`IngestCost`) exceeds `options.maxMemory` or whose cube would not fit on the store's
+  /// disk; refuses
   /// a domain in which more than `InputScreen.refusedShare` of a field is implausible.
   public static func run(_ paths: [String], options: Options) throws(IngestError) -> Report {
     guard let first = paths.first else {
@@ -101,21 +103,21 @@ public enum Ingestor {
     var warnings: [String] = []
     var costs: [IngestCost] = []
     for conventionPlan in plans {
-      // The neighbourhood's metric is one more.
-      let cost = IngestCost(
-        width: conventionPlan.width, height: conventionPlan.height, steps: conventionPlan.steps.count,
-        levels: conventionPlan.levels, metrics: conventionPlan.metrics.count + 1,
-        positions: conventionPlan.motion?.positions.count ?? 1, terrain: conventionPlan.terrain != nil)
-      try cost.require(maxMemory: maxMemory, store: options.store, path: conventionPlan.steps[0].path)
-      costs.append(cost)
       // The neighbourhood share of rain is computed alike for every convention, from the
-      // plan's own rain.
+      // plan's own rain; its reach is part of each band's rows.
       let plan = conventionPlan.addingPrecipitationNeighbourhood(
         rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1)
+      let cost = IngestCost(
+        width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
+        metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
+        haloRows: plan.haloRows, budget: maxMemory, chunked: IngestCost.isChunked(plan.steps[0].path))
+      try cost.require(store: options.store, path: plan.steps[0].path)
+      costs.append(cost)
       warnings += plan.warnings
       if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
       published.append(
-        try CubePublisher.publish(plan, store: options.store, model: model, precision: options.precision))
+        try CubePublisher.publish(
+          plan, store: options.store, model: model, precision: options.precision, cost: cost))
       warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
     }
     return Report(

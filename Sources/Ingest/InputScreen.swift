@@ -28,6 +28,8 @@ final class InputScreen: Sendable {
   private struct Key: Hashable {
     let name: String
     let time: Int64
+    /// The first cell of the band that counted the read: bands count their own cells.
+    let band: Int
   }
 
   private struct Entry {
@@ -43,21 +45,29 @@ final class InputScreen: Sendable {
   /// `InputRange.table`, by default `name`'s) with NaN and records the read; fields
   /// without a range pass as they are.
   func screen(_ name: String, quantity: String? = nil, _ values: inout [Double], step: StepSource, cells: Int) {
+    screen(name, quantity: quantity, &values, step: step, region: .whole(cells: cells))
+  }
+
+  /// Screens a read of part of the grid: every bad value becomes NaN, but only those in
+  /// cells `region` counts (its band's own) are counted, so that bands whose rows overlap
+  /// count each value once.
+  func screen(_ name: String, quantity: String? = nil, _ values: inout [Double], step: StepSource, region: ReadRegion) {
     guard let range = InputRange.table[quantity ?? name] else { return }
-    var tally = Tally(values: values.count, bad: 0)
+    var tally = Tally(values: region.counted(values: values.count), bad: 0)
     // Nearly every read is wholly plausible: four values at a time, without a branch
     // (NaN and ±∞ fail the comparisons, the bounds being finite), find that cheaply, and
     // only a read with a bad value pays for the loop that marks them.
     guard !Self.allInside(values, range) else {
-      record(name, tally, step: step, cells: cells, why: Self.outsideRange(range))
+      record(name, tally, step: step, region: region, why: Self.outsideRange(range))
       return
     }
     for index in values.indices where !range.contains(values[index]) {
-      if tally.first == nil { tally.first = (index, values[index]) }
       values[index] = .nan
+      guard region.counts(index) else { continue }
+      if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
       tally.bad += 1
     }
-    record(name, tally, step: step, cells: cells, why: Self.outsideRange(range))
+    record(name, tally, step: step, region: region, why: Self.outsideRange(range))
   }
 
   private static func allInside(_ values: [Double], _ range: InputRange) -> Bool {
@@ -87,26 +97,29 @@ final class InputScreen: Sendable {
   /// The last guard before a derived metric is stored: a value outside the metric's
   /// plausible range (`Metric.plausibleRange`) becomes missing and is counted under the
   /// metric's name. Unknown values (NaN) are missing already and pass.
-  func guardDerived(_ metric: Metric, _ values: inout [Double], step: StepSource, cells: Int) {
+  /// `values` are those of `region`'s counted cells (a band's, or the grid's).
+  func guardDerived(_ metric: Metric, _ values: inout [Double], step: StepSource, region: ReadRegion) {
     guard let range = metric.plausibleRange else { return }
     var tally = Tally(values: values.count, bad: 0)
     for index in values.indices where !values[index].isNaN && !range.contains(values[index]) {
-      if tally.first == nil { tally.first = (index, values[index]) }
+      if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
       values[index] = .nan
       tally.bad += 1
     }
     record(
-      "derived \(metric.name)", tally, step: step, cells: cells,
+      "derived \(metric.name)", tally, step: step, region: region,
       why: "outside the metric's plausible range \(range.text) (a derivation fault), stored as missing")
   }
 
   /// Records a check made elsewhere (a falling accumulation, a derived metric out of its
   /// range) under `name`, with `why` saying what was wrong.
-  func record(_ name: String, _ tally: Tally, step: StepSource, cells: Int, why: String) {
-    let key = Key(name: name, time: step.time)
+  /// `tally` counts the cells `region` counts, its first index already in the grid's
+  /// numbering (`ReadRegion.gridIndex(of:)`).
+  func record(_ name: String, _ tally: Tally, step: StepSource, region: ReadRegion, why: String) {
+    let key = Key(name: name, time: step.time, band: region.band)
     entries.withLock { entries in
       if let existing = entries[key], existing.tally.values >= tally.values { return }
-      entries[key] = Entry(tally: tally, step: step, cells: cells, why: why)
+      entries[key] = Entry(tally: tally, step: step, cells: region.gridCells, why: why)
     }
   }
 
@@ -162,15 +175,16 @@ final class InputScreen: Sendable {
   /// Per field, in name order: totals over its steps and its earliest bad read.
   private func summaries() -> [Summary] {
     let all = entries.withLock { $0 }
-    var byName: [String: [(time: Int64, entry: Entry)]] = [:]
-    for (key, entry) in all { byName[key.name, default: []].append((key.time, entry)) }
+    var byName: [String: [(time: Int64, band: Int, entry: Entry)]] = [:]
+    for (key, entry) in all { byName[key.name, default: []].append((key.time, key.band, entry)) }
     return byName.keys.sorted().compactMap { name in
-      let reads = (byName[name] ?? []).sorted { $0.time < $1.time }
+      // Earliest step first, and within a step the band of the lowest cells.
+      let reads = (byName[name] ?? []).sorted { ($0.time, $0.band) < ($1.time, $1.band) }
       let bad = reads.filter { $0.entry.tally.bad > 0 }
       guard let first = bad.first?.entry else { return nil }
       return Summary(
         name: name, values: reads.reduce(0) { $0 + $1.entry.tally.values },
-        bad: bad.reduce(0) { $0 + $1.entry.tally.bad }, steps: bad.count, first: first)
+        bad: bad.reduce(0) { $0 + $1.entry.tally.bad }, steps: Set(bad.map(\.time)).count, first: first)
     }
   }
 }

@@ -75,7 +75,9 @@ enum MM5Convention {
             ?? []),
         terrain: terrain.terrain, levels: 0,
         screen: derivation.screen,
-        derive: { (index) throws(IngestError) in try derivation.derive(index, of: steps, reader: source) })
+        derive: { (index, band) throws(IngestError) in
+          try derivation.derive(index, of: steps, band: band, reader: source)
+        })
     ]
   }
 }
@@ -148,40 +150,42 @@ final class MM5FieldSource: FieldSource, Sendable {
     self.available = available
   }
 
-  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+  func field(_ name: String, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try inputs.file(step.path)
     return try readingInput(name, from: step.path) { () throws -> [Double] in
       switch name {
       case "RAINC", "RAINNC":
-        return try surface(name == "RAINC" ? "rain_con" : "rain_non", step, in: file).map { $0 * rainToMillimetres }
+        return try surface(name == "RAINC" ? "rain_con" : "rain_non", rows, step, in: file).map {
+          $0 * rainToMillimetres
+        }
       case "PSFC":
         // The surface pressure is the reference p* plus the top plus the lowest level's
         // perturbation (the last level: MM5 counts levels from the top).
-        let pstar = try surface("pstarcrs", step, in: file)
+        let pstar = try surface("pstarcrs", rows, step, in: file)
         let levels = try file.variable("pp").shape[1]
         let pp = try file.readUnpacked(
-          "pp", start: [step.index, levels - 1, 0, 0], count: [1, 1, height, width])
+          "pp", start: [step.index, levels - 1, rows.lowerBound, 0], count: [1, 1, rows.count, width])
         let top = scalars["ptop"] ?? 0
         return zip(pstar, pp).map { $0 + top + $1 }
       default:
         guard let mm5 = Self.renamed[name] else {
           throw IngestError(path: step.path, variable: name, reason: "no MM5 equivalent")
         }
-        return try surface(mm5, step, in: file)
+        return try surface(mm5, rows, step, in: file)
       }
     }
   }
 
   func levels(
-    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+    _ name: String, _ levels: Range<Int>?, rows: Range<Int>, of gridRows: Int, columns: Int, at step: StepSource
   ) throws(IngestError) -> [Double] {
     throw IngestError(path: step.path, variable: name, reason: "no 3-D MM5 field is read")
   }
 
-  private func surface(_ name: String, _ step: StepSource, in file: NCFile) throws -> [Double] {
+  private func surface(_ name: String, _ rows: Range<Int>, _ step: StepSource, in file: NCFile) throws -> [Double] {
     let variable = try file.variable(name)
     return variable.shape.count == 3
-      ? try file.readUnpacked(name, start: [step.index, 0, 0], count: [1, height, width])
-      : try file.readUnpacked(name, start: [0, 0], count: [height, width])
+      ? try file.readUnpacked(name, start: [step.index, rows.lowerBound, 0], count: [1, rows.count, width])
+      : try file.readUnpacked(name, start: [rows.lowerBound, 0], count: [rows.count, width])
   }
 }

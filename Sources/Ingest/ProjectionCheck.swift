@@ -48,6 +48,38 @@ enum ProjectionCheck {
     return nil
   }
 
+  /// Whether the plan's projection (its code and parameters) locates every cell of every
+  /// position of its grid within `AnalyticLocator.tolerance`: what a version 3 cube's
+  /// record says (geometry flag bit 0), so that a reader builds the analytic locator
+  /// without checking the cells again.
+  static func locatesEveryCell(_ plan: IngestPlan) -> Bool {
+    let positions =
+      plan.motion?.positions.map { ($0.latitudes, $0.longitudes) } ?? [(plan.latitudes, plan.longitudes)]
+    return positions.allSatisfy { latitudes, longitudes in
+      guard
+        let grid = try? CurvilinearGrid(
+          width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
+      else { return false }
+      return problem(for: plan, grid: grid, names: .of(.wrf)) == nil
+    }
+  }
+
+  /// The locator index a version 3 cube of a grid that does not move stores (record
+  /// geometry flag bit 1): its locator built and checked against every cell once, here,
+  /// so that a reader maps it rather than building it again; nil for a moving grid, or a
+  /// grid that gets the generic curvilinear locator (`LocatorIndex.encode`).
+  static func locatorIndex(for plan: IngestPlan) -> [UInt8]? {
+    guard plan.motion == nil,
+      let grid = try? CurvilinearGrid(
+        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes)
+    else { return nil }
+    let projection =
+      plan.projection.code == 0
+      ? nil
+      : try? MapProjection(wrfCode: Int(plan.projection.code), parameters: plan.projection.parameters, grid: grid)
+    return LocatorIndex.encode(grid: grid, projection: projection)
+  }
+
   private static func warning(
     for plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
   ) -> String? {
@@ -56,9 +88,15 @@ enum ProjectionCheck {
         width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes),
       RegularLatLonLocator(grid: grid) == nil
     else { return nil }
+    return problem(for: plan, grid: grid, names: names)
+  }
+
+  /// Why the plan's projection does not locate every cell of `grid`; nil when it does.
+  private static func problem(for plan: IngestPlan, grid: CurvilinearGrid, names: Names) -> String? {
     let path = plan.steps[0].path
     let code = Int(plan.projection.code)
     let fallback = "queries use the generic locator"
+    guard plan.projection.code != 0 else { return "\(path): no projection is recorded; \(fallback)" }
     guard let kind = MapProjection.Kind(rawValue: code) else {
       return "\(path): \(names.code) \(code) is not a projection with an analytic mapping (1, 2, 3 or 6); \(fallback)"
     }

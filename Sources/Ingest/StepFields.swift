@@ -1,9 +1,13 @@
-/// The fields of one step under WRF's names, each read at most once however many metrics
-/// use it, and 3-D fields only as deep as the metrics need them. Every read passes the
-/// run's `InputScreen`: a value outside its field's plausible range arrives as missing.
+/// The fields of one step under WRF's names, over one band's rows (`RowBand`), each read
+/// at most once however many metrics use it, and 3-D fields only as deep as the metrics
+/// need them. Every read passes the run's `InputScreen`: a value outside its field's
+/// plausible range arrives as missing, and is counted when its cell is the band's own.
 final class StepFields {
   let source: any FieldSource
   let step: StepSource
+  /// The rows read, and the cells counted.
+  let band: RowBand
+  /// Values per level: the rows' cells.
   let cells: Int
   private let screen: InputScreen
   private var surfaces: [String: [Double]] = [:]
@@ -14,18 +18,25 @@ final class StepFields {
   /// once, rather than twice.
   private let whole: Set<String>
 
-  init(_ source: any FieldSource, step: StepSource, screen: InputScreen, whole: Set<String> = []) {
+  init(
+    _ source: any FieldSource, step: StepSource, band: RowBand, screen: InputScreen, whole: Set<String> = []
+  ) {
     self.source = source
     self.step = step
+    self.band = band
     self.screen = screen
     self.whole = whole
-    cells = source.width * source.height
+    cells = band.cells
   }
 
-  /// A surface field.
+  /// The rows read.
+  var rows: Range<Int> { band.rows }
+
+  /// A surface field over the rows.
   func field(_ name: String) throws(IngestError) -> [Double] {
     if let cached = surfaces[name] { return cached }
-    let values = screened(name, try source.field(name, at: step))
+    // A moving grid's earlier step may have no rows left in the grid: nothing to read.
+    let values = rows.isEmpty ? [] : screened(name, try source.field(name, rows: rows, at: step))
     surfaces[name] = values
     return values
   }
@@ -33,7 +44,7 @@ final class StepFields {
   /// Every level of a 3-D field on the mass grid (or its vertically staggered levels).
   func volume(_ name: String) throws(IngestError) -> [Double] {
     if complete.contains(name), let cached = columns[name] { return cached.values }
-    let values = screened(name, try source.volume(name, at: step))
+    let values = screened(name, try source.volume(name, rows: rows, at: step))
     columns[name] = (values.count / max(cells, 1), values)
     complete.insert(name)
     return values
@@ -45,21 +56,27 @@ final class StepFields {
       return cached.values.prefix(min(count, cached.levels) * cells)
     }
     if whole.contains(name) { return try volume(name).prefix(count * cells) }
-    let values = screened(name, try source.volume(name, 0..<count, at: step))
+    let values = screened(name, try source.volume(name, 0..<count, rows: rows, at: step))
     let levels = values.count / max(cells, 1)
     columns[name] = (levels, values)
     if levels < count { complete.insert(name) }
     return values[...]
   }
 
-  /// Levels of a field on its own (staggered) grid, screened like every other read.
-  func staggered(_ name: String, _ levels: Range<Int>, rows: Int, columns: Int) throws(IngestError) -> [Double] {
-    screened(name, try source.levels(name, levels, rows: rows, columns: columns, at: step), cells: rows * columns)
+  /// Levels of rows `rows` of a field on its own (staggered) grid of `gridRows × columns`,
+  /// screened like every other read.
+  func staggered(
+    _ name: String, _ levels: Range<Int>, rows: Range<Int>, of gridRows: Int, columns: Int
+  ) throws(IngestError) -> [Double] {
+    var values = try source.levels(name, levels, rows: rows, of: gridRows, columns: columns, at: step)
+    screen.screen(
+      name, &values, step: step, region: .staggered(band, rows: rows, gridRows: gridRows, columns: columns))
+    return values
   }
 
-  private func screened(_ name: String, _ values: [Double], cells: Int? = nil) -> [Double] {
+  private func screened(_ name: String, _ values: [Double]) -> [Double] {
     var values = values
-    screen.screen(name, &values, step: step, cells: cells ?? self.cells)
+    screen.screen(name, &values, step: step, region: .rows(of: band))
     return values
   }
 }

@@ -57,8 +57,8 @@ enum WRFConvention {
       gridSpacing: attributes["DX"]?.number ?? 0, metrics: derivation.metrics,
       warnings: warnings, terrain: terrains[0].terrain, levels: inventory.levels,
       screen: derivation.screen,
-      derive: { [steps = inventory.steps] (index) throws(IngestError) in
-        try derivation.derive(index, of: steps, reader: reader)
+      derive: { [steps = inventory.steps] (index, band) throws(IngestError) in
+        try derivation.derive(index, of: steps, band: band, reader: reader)
       }, motion: motion)
   }
 

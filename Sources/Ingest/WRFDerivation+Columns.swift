@@ -127,9 +127,13 @@ extension WRFDerivation {
       level[cell] = k
       highest = max(highest, k)
     }
-    let (width, height) = (fields.source.width, fields.source.height)
-    let u = try fields.staggered("U", 0..<(highest + 1), rows: height, columns: width + 1)
-    let v = try fields.staggered("V", 0..<(highest + 1), rows: height + 1, columns: width)
+    // U has a column more than the mass grid, V a row more: a row range's V reads the
+    // row above its last too.
+    let (width, gridHeight, rows) = (fields.source.width, fields.source.height, fields.rows)
+    let height = rows.count
+    let u = try fields.staggered("U", 0..<(highest + 1), rows: rows, of: gridHeight, columns: width + 1)
+    let v = try fields.staggered(
+      "V", 0..<(highest + 1), rows: rows.lowerBound..<(rows.upperBound + 1), of: gridHeight + 1, columns: width)
     guard u.count >= (highest + 1) * height * (width + 1), v.count >= (highest + 1) * (height + 1) * width else {
       throw IngestError(
         path: fields.step.path, variable: "U/V",

@@ -199,13 +199,21 @@ struct WRFDerivation {
     var hail: [Double]?
   }
 
-  /// The metrics' values at `steps[index]` (`[metric][cell]`, NaN where unknown), in
-  /// `metrics` order. Depends on nothing but the files, so steps may be derived in any
-  /// order and at once.
-  func derive(_ index: Int, of steps: [StepSource], reader: some FieldSource) throws(IngestError) -> [[Double]] {
-    let fields = StepFields(reader, step: steps[index], screen: screen, whole: wholeVolumes)
+  /// The metrics' values at `steps[index]` over `band`'s rows (`[metric][cell of the
+  /// rows]`, NaN where unknown), in `metrics` order. Depends on nothing but the files, so
+  /// steps and bands may be derived in any order and at once.
+  func derive(
+    _ index: Int, of steps: [StepSource], band: RowBand, reader: some FieldSource
+  ) throws(IngestError) -> [[Double]] {
+    let fields = StepFields(reader, step: steps[index], band: band, screen: screen, whole: wholeVolumes)
     let earlierIndex = deaccumulator.earlierStep(of: index)
-    let earlier = earlierIndex.map { $0 == index ? fields : StepFields(reader, step: steps[$0], screen: screen) }
+    let earlier = earlierIndex.map { earlierIndex in
+      guard earlierIndex != index else { return fields }
+      // A moving grid's earlier accumulations at the band's places lie in rows shifted
+      // with the motion.
+      let rows = motion?.earlierRows(band.rows, of: earlierIndex, at: index) ?? band.rows
+      return StepFields(reader, step: steps[earlierIndex], band: band.reading(rows), screen: screen)
+    }
     let hour = try hourAmounts(fields, since: earlier, steps: earlierIndex.map { (earlier: $0, now: index) })
     var derived: [Metric: [Double]] = [:]
     var perLevel: [Double]?
@@ -279,11 +287,12 @@ struct WRFDerivation {
       // the accumulation at the same place earlier, which may be in another cell: never a
       // difference of two places. A place the grid has just reached has none (NaN).
       if let motion, let steps {
-        before = motion.atPlaces(before, of: steps.earlier, at: steps.now)
+        before = motion.atPlaces(before, rows: earlier.rows, of: steps.earlier, at: steps.now, rows: fields.rows)
       }
-      let (values, falls) = deaccumulator.amounts(try accumulated(fields), since: before)
+      let (values, falls) = deaccumulator.amounts(
+        try accumulated(fields), since: before, counting: ReadRegion.rows(of: fields.band))
       screen.record(
-        names.joined(separator: "+"), falls, step: fields.step, cells: fields.cells,
+        names.joined(separator: "+"), falls, step: fields.step, region: .rows(of: fields.band),
         why:
           "falling by more than \(InputRange.accumulationRoundOff) mm since \(UTC.iso8601(earlier.step.time)) (not round-off, not a bucket reset)"
       )
@@ -344,17 +353,21 @@ struct WRFDerivation {
   ) throws(IngestError) -> (u: [Double], v: [Double]) {
     let u = try fields.field("U10")
     let v = try fields.field("V10")
-    let (cosines, sines): ([Double], [Double])
+    let (cosines, sines): (ArraySlice<Double>, ArraySlice<Double>)
     switch rotation {
-    case .perCell(let c, let s): (cosines, sines) = (c, s)
+    case .perCell(let c, let s):
+      // The projection's rotation is the whole grid's: the rows' part of it.
+      let rows = (fields.rows.lowerBound * fields.band.width)..<(fields.rows.upperBound * fields.band.width)
+      (cosines, sines) = (c[rows], s[rows])
     case .aligned: return (u, v)
-    case nil: (cosines, sines) = (try fields.field("COSALPHA"), try fields.field("SINALPHA"))
+    case nil: (cosines, sines) = (try fields.field("COSALPHA")[...], try fields.field("SINALPHA")[...])
     }
     var east = [Double](repeating: 0, count: fields.cells)
     var north = [Double](repeating: 0, count: fields.cells)
+    let (first, second) = (cosines.startIndex, sines.startIndex)
     for cell in 0..<fields.cells {
       (east[cell], north[cell]) = Wind.earthRelative(
-        u: u[cell], v: v[cell], cosAlpha: cosines[cell], sinAlpha: sines[cell])
+        u: u[cell], v: v[cell], cosAlpha: cosines[first + cell], sinAlpha: sines[second + cell])
     }
     return (east, north)
   }

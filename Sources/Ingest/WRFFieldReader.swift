@@ -13,8 +13,9 @@ final class WRFFieldReader: FieldSource, Sendable {
     self.inputs = inputs
   }
 
-  /// A 2-D field (`south_north × west_east`) at a step, with or without a Time dimension.
-  func field(_ name: String, at step: StepSource) throws(IngestError) -> [Double] {
+  /// Rows `rows` of a 2-D field (`south_north × west_east`) at a step, with or without a
+  /// Time dimension.
+  func field(_ name: String, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try open(step.path)
     return try readingInput(name, from: step.path) { () throws -> [Double] in
       let variable = try file.variable(name)
@@ -26,9 +27,10 @@ final class WRFFieldReader: FieldSource, Sendable {
       }
       switch (variable.dimensions.first, shape.count) {
       case ("Time", 3):
-        return try file.readUnpacked(name, start: [step.index, 0, 0], count: [1, height, width])
+        return try file.readUnpacked(
+          name, start: [step.index, rows.lowerBound, 0], count: [1, rows.count, width])
       case (_, 2):
-        return try file.readUnpacked(name, start: [0, 0], count: [height, width])
+        return try file.readUnpacked(name, start: [rows.lowerBound, 0], count: [rows.count, width])
       default:
         throw IngestError(
           path: step.path, variable: name,
@@ -37,26 +39,28 @@ final class WRFFieldReader: FieldSource, Sendable {
     }
   }
 
-  /// Levels of a `(Time, bottom_top, rows, columns)` field at a step, level by level.
+  /// Levels of rows `rows` of a `(Time, bottom_top, gridRows, columns)` field at a step,
+  /// level by level.
   func levels(
-    _ name: String, _ levels: Range<Int>?, rows: Int, columns: Int, at step: StepSource
+    _ name: String, _ levels: Range<Int>?, rows: Range<Int>, of gridRows: Int, columns: Int, at step: StepSource
   ) throws(IngestError) -> [Double] {
     let file = try open(step.path)
     return try readingInput(name, from: step.path) { () throws -> [Double] in
       let variable = try file.variable(name)
-      guard variable.shape.count == 4, variable.dimensions[0] == "Time", variable.shape.suffix(2) == [rows, columns]
+      guard variable.shape.count == 4, variable.dimensions[0] == "Time",
+        variable.shape.suffix(2) == [gridRows, columns]
       else {
         throw IngestError(
           path: step.path, variable: name,
           reason:
-            "expected (Time, bottom_top, \(rows), \(columns)), found \(variable.dimensions) = \(variable.shape)")
+            "expected (Time, bottom_top, \(gridRows), \(columns)), found \(variable.dimensions) = \(variable.shape)")
       }
       let range = (levels ?? 0..<variable.shape[1]).clamped(to: 0..<variable.shape[1])
       guard !range.isEmpty else {
         throw IngestError(path: step.path, variable: name, reason: "has no levels")
       }
       return try file.readUnpacked(
-        name, start: [step.index, range.lowerBound, 0, 0], count: [1, range.count, rows, columns])
+        name, start: [step.index, range.lowerBound, rows.lowerBound, 0], count: [1, range.count, rows.count, columns])
     }
   }
 

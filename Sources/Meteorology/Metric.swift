@@ -71,6 +71,18 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   public var absenceReason: String {
     "not in this cube: derived from \(inputs), which the model output lacked (the ingest warning named the missing ones)"
   }
+
+  /// Why a cube that lacks every metric of `absent` lacks this one. A cube with `rain` but
+  /// without `precip_neighbourhood` had its inputs: it was written by an ingest that
+  /// skipped the neighbourhood on a large grid (before it was computed at every size).
+  public func absenceReason(amongAbsent absent: [Metric]) -> String {
+    guard self == .precipitationNeighbourhood || self == .precipitationProbability, !absent.contains(.rain) else {
+      return absenceReason
+    }
+    let name = Metric.precipitationNeighbourhood.name
+    return
+      "not in this cube: it has rain, but the ingest that wrote it skipped \(name) (earlier versions did on grids above about 500,000 cells); ingesting the run again computes it"
+  }
   /// The physically possible values, in `unit`: derived values outside are a defect.
   public var range: ClosedRange<Double> { entry.range }
   /// The kind of quantity its unit measures, for the units a client may choose; nil for

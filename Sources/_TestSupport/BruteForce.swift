@@ -178,3 +178,32 @@ extension BruteForce {
     return wrong
   }
 }
+
+extension BruteForce {
+  /// `precip_neighbourhood` at `cell` by its definition, scanning every cell of `grid`:
+  /// the percentage of the cells whose haversine distance from `cell` is at most `radius`
+  /// metres (itself included) and whose `rain` is known that are wet by `isWet`; NaN where
+  /// `cell`'s own rain is unknown. Cells clearly farther by their unit vectors' dot
+  /// product (1 % beyond the radius) are not measured; the rest by the haversine.
+  public static func neighbourhoodPercentage(
+    of cell: Int, in grid: Grid, radius: Double, rain: [Double], isWet: (Double) -> Bool
+  ) -> Double {
+    guard !rain[cell].isNaN else { return .nan }
+    let earthRadius = 6_371_008.8
+    let nearest = cos(min(radius * 1.01 / earthRadius, .pi))
+    let (px, py, pz) = (grid.xs[cell], grid.ys[cell], grid.zs[cell])
+    let (latitude, longitude) = (Double(grid.latitudes[cell]), Double(grid.longitudes[cell]))
+    var (wet, known) = (0, 0)
+    for other in grid.xs.indices where grid.xs[other] * px + grid.ys[other] * py + grid.zs[other] * pz >= nearest {
+      let phi1 = latitude * .pi / 180
+      let phi2 = Double(grid.latitudes[other]) * .pi / 180
+      let s = sin((phi2 - phi1) / 2)
+      let t = sin((Double(grid.longitudes[other]) - longitude) * .pi / 180 / 2)
+      let distance = 2 * earthRadius * asin(min(1, (s * s + cos(phi1) * cos(phi2) * t * t).squareRoot()))
+      guard distance <= radius, !rain[other].isNaN else { continue }
+      known += 1
+      if isWet(rain[other]) { wet += 1 }
+    }
+    return 100 * Double(wet) / Double(known)
+  }
+}

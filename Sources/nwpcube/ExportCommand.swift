@@ -38,7 +38,8 @@ struct ExportCommand: ParsableCommand {
       )
     }
     guard metric.isAvailable else {
-      throw ExportFailure("\(self.cube): cannot export \(self.metric): \(metric.metric.absenceReason)")
+      throw ExportFailure(
+        "\(self.cube): cannot export \(self.metric): \(metric.metric.absenceReason(amongAbsent: cube.absentMetrics))")
     }
     let (width, height, steps) = (cube.header.width, cube.header.height, cube.stepCount)
     // A verified cube's shape is within CubeLimits, but the file's size is still formed with

@@ -49,9 +49,9 @@ struct IngestCommand: ParsableCommand {
   @Option(
     name: .customLong("max-memory"),
     help: ArgumentHelp(
-      "The most memory a domain's ingest may need, e.g. 512M or 4G (default: half the machine's memory).",
+      "The memory budget of a domain's ingest, e.g. 512M or 4G (default: 512M).",
       discussion:
-        "Ingest predicts each domain's peak memory and disk from its dimensions before reading any field, prints the prediction on standard error, and refuses a domain that would need more than this or more disk than the store has free."
+        "Ingest writes the cube in bands of cells, each derived for every step and appended once, and picks the largest band whose predicted peak memory fits this budget (one band when the whole run does). It prints each domain's prediction and band plan on standard error before reading any field, refuses a domain whose smallest band would need more than this or whose cube needs more disk than the store has free, and ends with a line of the memory it used and the bytes it wrote (getrusage, /proc/self/io)."
     ))
   var maxMemory: String?
 
@@ -80,6 +80,7 @@ struct IngestCommand: ParsableCommand {
     for leftover in report.removedTemporaryFiles { printError(leftover.description) }
     for (cost, cube) in zip(report.costs, report.published) { printError("\(cube.domain): \(cost.summary)") }
     for warning in report.warnings { printError("warning: \(warning)") }
+    printError(IngestUsage.current().line)
     for cube in report.published { print(cube.path) }
   }
 }

@@ -53,7 +53,7 @@ struct QueryCommand: ParsableCommand {
     }
     members.append(("units", Answer.units(metrics)))
     let unavailable = metrics.filter { !$0.isAvailable }
-    if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }
+    if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable, in: cube))) }
     print(JSONText.object(members))
   }
 }
@@ -84,10 +84,11 @@ enum Answer {
     ]
   }
 
-  /// Why each metric the cube lacks is null: ingest left it out because the model output
-  /// lacked its inputs (the ingest warnings named them).
-  static func unavailable(_ metrics: [QueryMetric]) -> String {
-    JSONText.object(metrics.map { ($0.metric.name, JSONText.string($0.metric.absenceReason)) })
+  /// Why each metric `cube` lacks is null: ingest left it out because the model output
+  /// lacked its inputs (the ingest warnings named them), or an older ingest skipped it.
+  static func unavailable(_ metrics: [QueryMetric], in cube: Cube) -> String {
+    JSONText.object(
+      metrics.map { ($0.metric.name, JSONText.string($0.metric.absenceReason(amongAbsent: cube.absentMetrics))) })
   }
 
   static func units(_ metrics: [QueryMetric]) -> String {

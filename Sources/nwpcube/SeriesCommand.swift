@@ -87,7 +87,7 @@ struct SeriesCommand: ParsableCommand {
       }
       members.append(("units", Answer.units(metrics)))
       let unavailable = metrics.filter { !$0.isAvailable }
-      if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable))) }
+      if !unavailable.isEmpty { members.append(("unavailable", Answer.unavailable(unavailable, in: cube))) }
       print(JSONText.object(members))
     case .csv:
       print((["time"] + metrics.map(\.metric.name)).joined(separator: ","))

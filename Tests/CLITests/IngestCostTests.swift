@@ -1,3 +1,4 @@
+import CubeFormat
 import Foundation
 import Testing
 import _TestSupport
@@ -101,6 +102,75 @@ import _TestSupport
       #expect(
         outcome.peakBytes <= predicted, "\(files.first ?? ""): peak \(outcome.peakBytes) > predicted \(predicted)")
     }
+  }
+
+  /// The byte count in parentheses after `label` on the line of `text` that has it:
+  /// `(1234 bytes resident)` or `wrote 1.2 MiB (1234 bytes)`.
+  private static func count(after label: String, ending: String = " bytes", in text: String) -> Int? {
+    for line in text.split(separator: "\n") {
+      guard let range = line.range(of: label) else { continue }
+      let rest = line[range.upperBound...]
+      guard let open = rest.firstIndex(of: "("), let end = rest.range(of: ending) else { continue }
+      return Int(rest[rest.index(after: open)..<end.lowerBound])
+    }
+    return nil
+  }
+
+  /// A run written in several bands (forced by a small `--max-memory`) peaks within its
+  /// prediction, writes to disk at most 1.3 times its cube by its own report
+  /// (`/proc/self/io`), and stores every word a one-band ingest of the same files stores.
+  /// The ingest runs under a cap on its address space and a timeout.
+  @Test func aRunInBandsStaysWithinItsPredictionWritesAboutItsCubeAndEqualsOneBand() throws {
+    let directory = SampleFiles.temporaryDirectory("bands")
+    defer { SampleFiles.remove(directory) }
+    let generated = "\(directory)/run"
+    let sample = try CommandLineTool.run(["sample-run", "--out", generated, "--hours", "24"])
+    #expect(sample.status == 0, "\(sample.standardError)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: generated).sorted().map { "\(generated)/\($0)" }
+    let whole = try CommandLineTool.run(["ingest", "--store", "\(directory)/whole"] + files)
+    #expect(whole.status == 0, "\(whole.standardError)")
+    #expect(whole.standardError.contains("in 1 band of"), "\(whole.standardError)")
+    // A budget 4 MiB below the one-band prediction: less than the whole grid's words
+    // (135 × 80 cells × 25 steps × 2 bytes a metric, 0.5 MiB each), so the plan splits it.
+    let onePlan = try #require(Self.count(after: "predicted peak memory ", in: whole.standardError))
+    let banded = try Self.boundedIngest(
+      ["--store", "\(directory)/banded", "--max-memory", "\(onePlan - (4 << 20))"] + files, kibibytes: 4 << 20,
+      seconds: 600)
+    #expect(banded.status == 0, "\(banded.standardError)")
+    let plan = try #require(banded.standardError.firstMatch(of: /, in (\d+) bands of (\d+) cells/))
+    let bands = try #require(Int(plan.1))
+    #expect(bands > 1, "\(banded.standardError)")
+    let predicted = try #require(Self.count(after: "predicted peak memory ", in: banded.standardError))
+    let resident = try #require(
+      Self.count(after: "ingest used at most ", ending: " bytes resident", in: banded.standardError))
+    let written = try #require(Self.count(after: ", wrote ", in: banded.standardError))
+    #expect(resident <= predicted, "peak \(resident) > predicted \(predicted)")
+    #expect(banded.peakBytes <= predicted, "peak \(banded.peakBytes) > predicted \(predicted)")
+    let path = try #require(banded.standardOutput.split(separator: "\n").first.map(String.init))
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    #expect(Double(written) <= 1.3 * Double(size), "wrote \(written) bytes for a cube of \(size)")
+    // Both cubes decoded by the format's definition (`Version3Cube`), independently of the
+    // reader: the same words, one band against several.
+    func decoded(_ path: String) throws -> Version3Cube {
+      try Version3Cube(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+    let one = try decoded(try #require(whole.standardOutput.split(separator: "\n").first.map(String.init)))
+    let many = try decoded(path)
+    #expect(one.bandCount == 1)
+    #expect(many.bandCount == bands)
+    #expect(many.metrics.map(\.name) == one.metrics.map(\.name))
+    // The sample's Lambert projection locates every cell: the record says so.
+    #expect(many.geometryFlags & 1 == 1)
+    var differences = 0
+    for metric in one.metrics.indices {
+      for cell in 0..<one.cells {
+        for step in 0..<one.steps
+        where many.word(metric: metric, cell: cell, step: step) != one.word(metric: metric, cell: cell, step: step) {
+          differences += 1
+        }
+      }
+    }
+    #expect(differences == 0)
   }
 
   /// Whether this process may mount a file system (root with CAP_SYS_ADMIN), tried once.

@@ -104,46 +104,127 @@ import _TestSupport
     #expect(!cube.metric(.precipitationProbability).isAvailable)
   }
 
-  /// A global latitude/longitude grid: neighbourhoods shrink in latitude and grow in
-  /// longitude towards the poles (a whole polar row), and cross the longitude seam.
-  @Test func aGlobalGridsNeighbourhoodsCrossTheSeamAndFillThePolarRows() throws {
-    let (width, height) = (360, 181)
-    var latitudes: [Float] = []
-    var longitudes: [Float] = []
-    for j in 0..<height {
-      for i in 0..<width {
-        latitudes.append(Float(-90 + j))
-        longitudes.append(Float(i))
+  /// The whole field and bands of rows with their `haloRows` either side equal the
+  /// definition at every cell, on grids of every kind: projected, global with its seam and
+  /// poles, rotated, bent, scattered, across the antimeridian, single rows and columns.
+  @Test(arguments: NeighbourhoodGrid.kinds)
+  func everyCellOfEveryKindOfGridMatchesTheDefinition(_ grid: NeighbourhoodGrid) throws {
+    let neighbourhood = try PrecipitationNeighbourhood(
+      latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height)
+    let rain = grid.rain(seed: UInt64(grid.width * 7919 + grid.height))
+    let whole = neighbourhood.percentages(rain: rain)
+    let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
+    var (partial, mismatches) = (0, 0)
+    for cell in rain.indices {
+      let expected = BruteForce.neighbourhoodPercentage(
+        of: cell, in: oracle, radius: Self.radius, rain: rain, isWet: NeighbourhoodGrid.isWet)
+      if expected > 0 && expected < 100 { partial += 1 }
+      guard !(whole[cell] == expected || whole[cell].isNaN && expected.isNaN) else { continue }
+      mismatches += 1
+      if mismatches <= 5 {
+        Issue.record("\(grid): cell \(cell) (\(cell % grid.width), \(cell / grid.width)): \(whole[cell]) ≠ \(expected)")
       }
     }
-    let neighbourhood = try PrecipitationNeighbourhood(latitudes: latitudes, longitudes: longitudes)
-    var random = TestRandom(seed: 77)
-    let amounts = [Double.nan, 0, 0.0949, 0.095, 0.1, 0.3]
-    let rain = latitudes.indices.map { _ in amounts[Int(random.next() % UInt64(amounts.count))] }
-    let shares = neighbourhood.percentages(rain: rain)
-    // The poles, the rows next to them, the seam at several latitudes, and random cells.
-    var cells = [0, 359, 180 * 360, 180 * 360 + 17, 1 * 360 + 5, 179 * 360 + 359, 178 * 360]
-    for row in [2, 10, 45, 90, 135, 170, 178] { cells += [row * width, row * width + width - 1] }
-    for _ in 0..<40 { cells.append(Int(random.next() % UInt64(latitudes.count))) }
-    var largest = 0
-    for cell in cells {
-      let around = Self.neighbours(of: cell, latitudes: latitudes, longitudes: longitudes)
-      largest = max(largest, around.count)
-      #expect(neighbourhood.size(of: cell) == around.count, "cell \(cell)")
-      guard !rain[cell].isNaN else {
-        #expect(shares[cell].isNaN, "cell \(cell)")
-        continue
+    #expect(mismatches == 0, "\(grid): \(mismatches) cells differ from the definition")
+    // The check saw neighbourhoods with both wet and dry cells wherever cells have any
+    // neighbour but themselves.
+    if grid.width * grid.height > 2 { #expect(partial > 0, "\(grid): no neighbourhood mixes wet and dry") }
+    let halo = neighbourhood.haloRows
+    #expect(halo >= 0 && halo < grid.height)
+    for bandRows in [1, 3, 8] where bandRows < grid.height {
+      for first in stride(from: 0, to: grid.height, by: bandRows) {
+        let owned = first..<min(first + bandRows, grid.height)
+        let rows = max(owned.lowerBound - halo, 0)..<min(owned.upperBound + halo, grid.height)
+        let band = rain[rows.lowerBound * grid.width..<rows.upperBound * grid.width].withUnsafeBufferPointer {
+          neighbourhood.percentages(rain: $0, rows: rows, owned: owned)
+        }
+        let expected = Array(whole[owned.lowerBound * grid.width..<owned.upperBound * grid.width])
+        #expect(band.count == expected.count)
+        let differing = zip(band, expected).filter { !($0 == $1 || $0.isNaN && $1.isNaN) }.count
+        #expect(differing == 0, "\(grid): rows \(owned) with halo \(rows): \(differing) cells differ")
       }
-      let known = around.filter { !rain[$0].isNaN }
-      // At the default 0.1 mm a word, 0.05 mm is stored as 0.1 mm and counts; 0.0499 mm
-      // is stored as 0 and does not.
-      let wet = known.filter { rain[$0] >= 0.05 }
-      #expect(shares[cell] == 100 * Double(wet.count) / Double(known.count), "cell \(cell)")
     }
-    // A polar row is one point: all 360 cells are each other's neighbours.
-    #expect(neighbourhood.size(of: 0) == 360 && largest == 360)
-    // At 80° the cells are 19 km apart: the seam's cells see across it.
-    let seam = 170 * width
-    #expect(Self.neighbours(of: seam, latitudes: latitudes, longitudes: longitudes).contains(seam + width - 1))
+  }
+
+  /// The halo is the reach of the neighbourhoods in rows, no more: rows 27.8 km apart on a
+  /// 0.25° grid are beyond 25 km (no halo); on a 3 km grid 25 km is 8 rows.
+  @Test func theHaloIsTheRowsTheNeighbourhoodsReach() throws {
+    let global = NeighbourhoodGrid.regular(
+      "global 0.25°", width: 1440, height: 40, south: -5, latitudeStep: 0.25, west: 0, longitudeStep: 0.25)
+    #expect(
+      try PrecipitationNeighbourhood(
+        latitudes: global.latitudes, longitudes: global.longitudes, width: global.width, height: global.height
+      ).haloRows == 0)
+    let lambert = NeighbourhoodGrid.lambert("3 km", width: 30, height: 40, dx: 3_000)
+    // At 39.5° N the map factor is within a few parts in a thousand of one: 25 km is a
+    // little over 8 grid lengths, and far from 9.
+    #expect(
+      try PrecipitationNeighbourhood(
+        latitudes: lambert.latitudes, longitudes: lambert.longitudes, width: lambert.width, height: lambert.height
+      ).haloRows == 8)
+  }
+
+  /// A grid with no position for a cell has no neighbourhood: refused, naming the cell.
+  @Test func aCellWithoutCoordinatesIsRefusedByName() {
+    var latitudes = [Float](repeating: 40, count: 12)
+    latitudes[7] = .nan
+    let longitudes = (0..<12).map { Float($0) * 0.1 }
+    #expect {
+      try PrecipitationNeighbourhood(latitudes: latitudes, longitudes: longitudes, width: 4, height: 3)
+    } throws: { error in
+      (error as? PrecipitationNeighbourhood.Refusal)?.reason
+        == "cell 7 (column 3, row 1) has no finite latitude and longitude"
+    }
+  }
+
+  /// Above the old limit of 400 million distance tests (about 500,000 cells at 3 km): an
+  /// 800 × 700 grid at 3 km, in a child process capped at 256 MiB of address space more
+  /// than it starts with and 10 minutes of CPU, equals the definition at 2,000 random cells
+  /// and every cell of five whole rows.
+  @Test(.timeLimit(.minutes(10)))
+  func aThreeKilometreGridAboveTheOldLimitMatchesTheDefinitionUnderAMemoryCap() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      let (width, height) = (800, 700)
+      // The address space now, from /proc/self/statm (pages), plus the budget.
+      let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+      let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
+      var limit = rlimit()
+      getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+      limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + 256 << 20)
+      setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+      var cpu = rlimit(rlim_cur: 600, rlim_max: 600)
+      setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+      let grid = NeighbourhoodGrid.lambert("3 km", width: width, height: height, dx: 3_000)
+      let rain = grid.rain(seed: 560_000)
+      let whole: [Double]
+      do {
+        whole = try PrecipitationNeighbourhood(
+          latitudes: grid.latitudes, longitudes: grid.longitudes, width: width, height: height
+        ).percentages(rain: rain)
+      } catch {
+        FileHandle.standardError.write(Data("refused: \(error)\n".utf8))
+        exit(2)
+      }
+      let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
+      var random = TestRandom(seed: 7)
+      var cells = (0..<2_000).map { _ in Int(random.next() % UInt64(width * height)) }
+      for row in [0, 1, 349, 698, 699] { cells += (row * width)..<((row + 1) * width) }
+      var (mismatches, partial) = (0, 0)
+      for cell in cells {
+        let expected = BruteForce.neighbourhoodPercentage(
+          of: cell, in: oracle, radius: Self.radius, rain: rain, isWet: NeighbourhoodGrid.isWet)
+        if expected > 0 && expected < 100 { partial += 1 }
+        if whole[cell] == expected || whole[cell].isNaN && expected.isNaN { continue }
+        mismatches += 1
+        FileHandle.standardError.write(Data("cell \(cell): \(whole[cell]) ≠ \(expected)\n".utf8))
+      }
+      guard mismatches == 0, partial > 1_000 else {
+        FileHandle.standardError.write(Data("\(mismatches) mismatches, \(partial) partial\n".utf8))
+        exit(1)
+      }
+    }
+    // The child's own account of what differed, when it did.
+    let account = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(!account.contains("≠") && !account.contains("refused"), "\(account.prefix(2_000))")
   }
 }

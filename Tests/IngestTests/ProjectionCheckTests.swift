@@ -53,6 +53,31 @@ func isAnalytic(_ cube: Cube) -> Bool {
     }
   }
 
+  /// The cube records what ingest checked (decoded by the format's definition,
+  /// `Version3Cube`): geometry flag bit 0 when the projection locates every cell, and a
+  /// locator index (bit 1) for a grid that does not move and gets an indexed locator; a
+  /// projection that disagrees with the cells gets neither bit 0 nor (the generic locator
+  /// has no index) bit 1.
+  @Test func theCubeRecordsWhetherTheProjectionLocatesEveryCell() throws {
+    let directory = SampleFiles.temporaryDirectory("projection-flags")
+    defer { SampleFiles.remove(directory) }
+    let copy = "\(directory)/wrfout_d02_2008-10-26_12:00:00"
+    try WRFFixture.copy(SampleFiles.tipD2, to: copy, attributes: ["TRUELAT1": .reals([40])])
+    func record(_ path: String, _ store: String) throws -> Version3Cube {
+      let report = try Ingestor.run([path], options: .init(store: "\(directory)/\(store)"))
+      let cube = try #require(report.published.first).path
+      return try Version3Cube(Array(try Data(contentsOf: URL(fileURLWithPath: cube))))
+    }
+    for (index, path) in [SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator].enumerated() {
+      let good = try record(path, "good\(index)")
+      #expect(good.geometryFlags == 0b11, "\(path): flags \(good.geometryFlags)")
+      #expect(good.locatorIndex?.count == LocatorIndex.encodedBytes, "\(path)")
+    }
+    let bad = try record(copy, "bad")
+    #expect(bad.geometryFlags == 0, "flags \(bad.geometryFlags)")
+    #expect(bad.locatorIndex == nil)
+  }
+
   /// Codes with no analytic mapping are reported; codes that are no codes at all (negative,
   /// fractional, too large) are stored as unknown, without a crash and without a warning.
   @Test func unusableProjectionCodesAreReportedOrRecordedAsUnknown() throws {

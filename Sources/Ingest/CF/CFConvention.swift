@@ -66,7 +66,8 @@ enum CFConvention {
           }
             ?? []),
         terrain: terrain.terrain, levels: 0, screen: derivation.screen,
-        derive: { (index) throws(IngestError) in try derivation.derive(steps[index], reader: reader) })
+        derive: { (index, band) throws(IngestError) in try derivation.derive(steps[index], band: band, reader: reader) }
+      )
     ]
   }
 }
@@ -246,14 +247,15 @@ struct CFDerivation {
     self.labels = labels
   }
 
-  func derive(_ step: StepSource, reader: CFFieldReader) throws(IngestError) -> [[Double]] {
+  /// The metrics' values at `step` over `band`'s rows (`[metric][cell of the rows]`).
+  func derive(_ step: StepSource, band: RowBand, reader: CFFieldReader) throws(IngestError) -> [[Double]] {
     var cache: [String: [Double]] = [:]
     func read(_ key: String) throws(IngestError) -> [Double] {
       if let cached = cache[key] { return cached }
       guard let field = fields[key] else { return [] }
-      var values = try reader.read(field, at: step)
+      var values = try reader.read(field, rows: band.rows, at: step)
       // Warnings name the file's variable; the range is its quantity's.
-      screen.screen(field.variable, quantity: labels[key] ?? key, &values, step: step, cells: reader.cells)
+      screen.screen(field.variable, quantity: labels[key] ?? key, &values, step: step, region: .rows(of: band))
       cache[key] = values
       return values
     }
@@ -289,11 +291,11 @@ struct CFDerivation {
       case .weatherCode: values = try weatherCodes(read, derived: derived)
       case .snow:
         // CF input is not searched for a snow water equivalent: never offered in `metrics`.
-        values = Array(repeating: .nan, count: reader.cells)
+        values = Array(repeating: .nan, count: band.cells)
       case .precipitationNeighbourhood:
         // Derived from the stored rain after every convention's derivation
         // (`IngestPlan+Neighbourhood`): never offered in `metrics` here.
-        values = Array(repeating: .nan, count: reader.cells)
+        values = Array(repeating: .nan, count: band.cells)
       case .windVel, .windDir, .isDay, .precipitationProbability:
         preconditionFailure("\(metric.name) is computed at query time, never stored")
       }
@@ -345,18 +347,25 @@ final class CFFieldReader: Sendable {
   let grid: CFGrid
   private let inputs = OpenInputs()
 
-  var cells: Int { grid.width * grid.height }
-
   init(grid: CFGrid) { self.grid = grid }
 
+  /// The whole field at a step.
   func read(_ field: CFField, at step: StepSource) throws(IngestError) -> [Double] {
+    try read(field, rows: 0..<grid.height, at: step)
+  }
+
+  /// Rows `rows` of a field at a step, row by row (the grid's slower dimension).
+  func read(_ field: CFField, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try inputs.file(step.path)
     do throws(NCError) {
       let variable = try file.variable(field.variable)
       var start: [Int] = []
       var count: [Int] = []
       for (axis, dimension) in variable.dimensions.enumerated() {
-        if axis >= variable.dimensions.count - 2 {
+        if axis == variable.dimensions.count - 2 {
+          start.append(rows.lowerBound)
+          count.append(rows.count)
+        } else if axis == variable.dimensions.count - 1 {
           start.append(0)
           count.append(variable.shape[axis])
         } else if file.dimension(dimension)?.isUnlimited == true || dimension.lowercased().contains("time") {
