@@ -186,9 +186,8 @@ public final class CubeFile: @unchecked Sendable {
   /// Why the cube must no longer be served, nil while it may be.
   public var withdrawal: CubeWithdrawal? { CubeWithdrawal(rawValue: withdrawn.load(ordering: .relaxed)) }
 
-  /// Marks the cube withdrawn for `reason` (the first reason stays): a store's next scan
-  /// leaves it out.
-  public func withdraw(_ reason: CubeWithdrawal) {
+  /// Marks the cube withdrawn for `reason` (the first reason stays).
+  func withdraw(_ reason: CubeWithdrawal) {
     _ = withdrawn.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
   }
 

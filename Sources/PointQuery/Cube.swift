@@ -199,16 +199,19 @@ public final class Cube: Sendable {
   private static func trustedLocator(
     _ file: CubeFile, grid: CurvilinearGrid, projection: MapProjection?
   ) throws(GeometryError) -> GridLocator? {
-    let record = file.geometryRecord
-    // A locator index whose blocks fail verification: say which block.
-    if let damage = file.damage { throw .invalidGrid(damage.reason) }
-    if file.positionCount == 1, let bytes = record.locatorIndex {
-      let index = try bytes.withUnsafeBytes { raw in
-        Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
-      }.get()
-      if let locator = GridLocator(grid: grid, index: index, projection: projection) { return locator }
+    if file.positionCount == 1, let range = file.locatorIndexRange {
+      let decoded: Result<LocatorIndex, GeometryError>
+      do {
+        // Its blocks verified first, as any read of the cube's bytes.
+        decoded = try file.withVerifiedBytes(range) { raw in
+          Result { () throws(GeometryError) in try LocatorIndex(decoding: raw, width: grid.width, height: grid.height) }
+        }
+      } catch {
+        throw .invalidGrid(error.reason)
+      }
+      if let locator = GridLocator(grid: grid, index: try decoded.get(), projection: projection) { return locator }
     }
-    guard record.projectionChecked, let projection else { return nil }
+    guard file.projectionChecked, let projection else { return nil }
     return GridLocator(grid: grid, trusting: projection)
   }
 

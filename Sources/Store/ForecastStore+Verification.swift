@@ -26,7 +26,7 @@ extension ForecastStore {
         let bytes = try cube.file.verifyNext(limit: limit)
         if bytes > 0 { return .verified(path: cube.file.path, bytes: bytes) }
       } catch {
-        cube.file.withdraw(.damaged)
+        // `verifyNext` has withdrawn the cube.
         return .failed(path: cube.file.path, problem: error.description)
       }
     }

@@ -24,6 +24,10 @@ extension QueryError: JSONErrorResponse {
       "the store has no readable cube: it holds no run yet; the service answers once one is published"
     case .noReadableCube(_, let problems):
       "the store has no readable cube: \(problems.count == 1 ? "its only cube cannot" : "none of its \(problems.count) cubes can") be opened; /healthz names the problems"
+    // A read that met a block failing its checksum (the cube is then withdrawn): the
+    // reader's text names the file, which stays private.
+    case .unreadableCube(let reason) where reason.contains("corrupted: "):
+      "a cube this answer reads is damaged (a block failed its checksum) and is withdrawn; /healthz names it, and other runs answer once the store is refreshed (within a second)"
     case .unreadableStore, .unreadableCube:
       "the store has no readable cube; the server log has the cause"
     default:
