@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Finds the grid cell nearest to a latitude/longitude through the grid's map projection,
 /// exactly: the answer is the great-circle nearest mass point, as a brute-force scan over
@@ -46,7 +45,7 @@ public final class AnalyticLocator: PointLocator {
   /// Every cell's unit vector and projected position, once made: the checked build makes
   /// them, a locator built on trust makes them only when asked (`prepareTables()`, which a
   /// server calls in the background) and until then computes the few it needs per lookup.
-  @usableFromInline let tables = AtomicLazyReference<CellTables>()
+  @usableFromInline let tables = LazyCellTables()
 
   /// Every cell's unit vector, for the exact comparisons, and where the projection puts
   /// every cell's stored coordinates: bilinear positions are found in these quads, so that
@@ -151,7 +150,7 @@ public final class AnalyticLocator: PointLocator {
     self.period = period
     wrapBelow = Double(grid.width - 1) / 2 - period / 2
     wrapAbove = Double(grid.width - 1) / 2 + period / 2
-    if let tables { _ = self.tables.storeIfNil(tables) }
+    if let tables { self.tables.storeIfNil(tables) }
     self.buildWork = buildWork
   }
 
@@ -166,7 +165,7 @@ public final class AnalyticLocator: PointLocator {
       UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
     }
     let positions = (0..<count).map { projected($0) }
-    _ = tables.storeIfNil(
+    tables.storeIfNil(
       CellTables(points: points, planeX: positions.map(\.x), planeY: positions.map(\.y)))
   }
 
