@@ -100,6 +100,17 @@ final class BandWriter {
     try FileSystem.makeDirectories(directory, for: destination)
     temporaryPath = TemporaryFiles.path(for: destination)
     descriptor = try CubeWriter.createLocked(temporaryPath)
+    // Sized to its header at once: a cleaner takes an empty temporary file for a writer
+    // between creating and locking it and keeps it for a while (`TemporaryFiles`), so a
+    // writer killed before its first band must leave a file that is not empty. The header
+    // is written over these zeros at `publish()`.
+    let headerEnd = CubeLayout.Plan3.geometryOffset(metricCount: header.metrics.count)
+    guard ftruncate(descriptor, off_t(headerEnd)) == 0 else {
+      let reason = "cannot size to \(headerEnd) bytes: \(FileSystem.errnoText())"
+      close(descriptor)
+      unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: reason)
+    }
     words = [UInt16](repeating: CubeMetric.missing, count: held * steps * header.metrics.count)
     output = CubeOutput(
       descriptor: descriptor, start: CubeLayout.Plan3.geometryOffset(metricCount: header.metrics.count),

@@ -162,10 +162,10 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     var damaged = good
     damaged[good.count - 40] ^= 0x10
     try damaged.write(to: URL(fileURLWithPath: flipped))
-    try expectCleanFailure(["info", flipped], mentions: [flipped, "checksum mismatch"])
+    try expectCleanFailure(["info", flipped], mentions: [flipped, "corrupted: checksum", "does not match"])
     try expectCleanFailure(
       ["query", "--store", store, "--lat", "30", "--lon", "87", "--time", "2005-09-21T03:00Z"],
-      mentions: [flipped, "checksum mismatch"])
+      mentions: [flipped, "corrupted: checksum", "does not match"])
 
     let text = "\(directory)/readme.nc"
     try "hello".write(toFile: text, atomically: true, encoding: .utf8)

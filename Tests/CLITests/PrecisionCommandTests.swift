@@ -22,7 +22,7 @@ import _TestSupport
     #expect(ingest.status == 0, "\(ingest.standardError)")
     let cube = ingest.standardOutput.trimmingCharacters(in: .newlines)
     let json = try Self.info(cube)
-    #expect(json["format_version"] as? Int == 2)
+    #expect(json["format_version"] as? Int == 3)
     let cells = try #require(json["cells"] as? Int)
     let steps = try #require(json["steps"] as? Int)
     #expect(cells == 80 && steps == 4)
@@ -48,7 +48,7 @@ import _TestSupport
     #expect(total < fileBytes)
     // The text form says the version and the precisions too.
     let text = try CommandLineTool.run(["info", cube])
-    #expect(text.standardOutput.contains("format    version 2"))
+    #expect(text.standardOutput.contains("format    version 3"))
     #expect(text.standardOutput.contains("precision"))
   }
 

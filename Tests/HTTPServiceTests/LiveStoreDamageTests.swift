@@ -126,18 +126,31 @@ import _TestSupport
       try #require(rename(temporary, newer) == 0, "rename: \(String(cString: strerror(errno)))")
     }
 
-    /// Every metric's version 2 cell table in B, as 0xFF bytes at its offset, found from the
-    /// header as docs/cube-format.md lays it out: the cell count from width and height (u32
-    /// at 24 and 28), the metric count (u32 at 36), each metric's entry of 96 bytes from
-    /// byte 256 with its data offset (u64 at 64 in it); 8 bytes an entry.
+    /// Every cell table in B, as 0xFF bytes at its offset, found from the header as
+    /// docs/cube-format.md lays it out: the cell count from width and height (u32 at 24 and
+    /// 28), the metric count M (u32 at 36); in version 2 each metric's entry of 96 bytes from
+    /// byte 256 with its data offset (u64 at 64 in it); in version 3 the record after the
+    /// metric table, with the band cells (u32 at 0), the band count (u32 at 4) and the band
+    /// index's offset (u64 at 8), whose 16-byte entries give each band's sub-section of each
+    /// metric (u64 offset first). 8 bytes a cell entry.
     func cellTables() throws -> [(offset: Int, bytes: [UInt8])] {
       let bytes = [UInt8](pristine)
       func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
       func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-      try #require(u32(8) == 2, "B is not a version 2 cube")
-      let cells = u32(24) * u32(28)
-      return (0..<u32(36)).map { metric in
-        (u64(256 + 96 * metric + 64), [UInt8](repeating: 0xFF, count: cells * 8))
+      let (version, cells, metrics) = (u32(8), u32(24) * u32(28), u32(36))
+      try #require(version == 2 || version == 3, "B is version \(version), not 2 or 3")
+      guard version == 3 else {
+        return (0..<metrics).map { metric in
+          (u64(256 + 96 * metric + 64), [UInt8](repeating: 0xFF, count: cells * 8))
+        }
+      }
+      let record = 256 + 96 * metrics
+      let (bandCells, bands, index) = (u32(record), u32(record + 4), u64(record + 8))
+      return (0..<bands).flatMap { band in
+        (0..<metrics).map { metric in
+          let cellsInBand = min(bandCells, cells - band * bandCells)
+          return (u64(index + 16 * (band * metrics + metric)), [UInt8](repeating: 0xFF, count: cellsInBand * 8))
+        }
       }
     }
   }
