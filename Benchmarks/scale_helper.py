@@ -118,8 +118,6 @@ def wrf(out, width=800, height=700, hours=25, dx=3000.0, levels=5):
         day = d0 + hh // 24
         stamp = f"{y0:04d}-{m0:02d}-{day:02d}_{hh % 24:02d}:00:00"
         path = os.path.join(out, f"wrfout_d01_{stamp}")
-        if os.path.exists(path):
-            continue
         tmp = path + ".part"
         phase = 2 * math.pi * hour / 24
         # Diurnal cycle by local solar time: warmest about 15 h.
@@ -136,6 +134,9 @@ def wrf(out, width=800, height=700, hours=25, dx=3000.0, levels=5):
         rainc += (0.3 * rate * (solar > 0)).astype(np.float32)
         rainsh += (0.05 * rate).astype(np.float32)
         snownc += np.where(t2f < 273.15, 0.5 * rate, 0).astype(np.float32)
+        # Kept files are skipped only here: the accumulations above must include their hours.
+        if os.path.exists(path):
+            continue
         sw = np.clip(900 * solar, 0, None) * (1 - np.clip(band, 0, 0.8))
         pblh = np.clip(300 + 1200 * np.clip(solar, 0, None) + 200 * warm, 50, 3000).astype(np.float32)
         with netCDF4.Dataset(tmp, "w", format="NETCDF3_64BIT_OFFSET") as f:
@@ -552,7 +553,7 @@ def report(directory):
     serve = {}
     d = os.path.join(directory, "serve8")
     if os.path.isdir(d):
-        for label in ("new", "baseline"):
+        for label in ("this", "baseline"):
             warm, cold = _rounds(d, f"{label}-warm-"), _rounds(d, f"{label}-cold-")
             if not warm and not cold:
                 continue
