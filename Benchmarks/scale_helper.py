@@ -524,6 +524,9 @@ def _side(directory, prefix):
     }
     if ingest:
         result["ingest"] = {k: ingest[k] for k in ("status", "wall_s", "cpu_s", "max_rss_kib", "write_bytes", "cancelled_write_bytes")}
+        if ingest["status"] != 0:
+            errors = [line for line in ingest["stderr"].splitlines() if line.startswith("Error")]
+            result["ingest"]["error"] = errors[-1] if errors else ingest["stderr"][-300:]
         if cube:
             result["written_per_cube"] = ingest["write_bytes"] / cube
     return result
@@ -573,9 +576,13 @@ def report(directory):
         "| size | input | ingest s | CPU s | peak RSS MiB | written GB | cube GB | written / cube | ncrcat s | ingest / ncrcat | nearest p50 / p99 ns | query ms |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    failures = []
     for size, e in sizes.items():
         t = e["this"]
         i = t.get("ingest", {})
+        if i.get("error"):
+            failures.append(f"- {size}: ingest failed after {_fmt(i.get('wall_s'))} s: {i['error']}")
+            continue
         near = t["bench"].get("nearest", {})
         lines.append(
             f"| {size} | {e['input_files']} files, {_fmt((e['input_bytes'] or 0) / 1e9, 2)} GB"
@@ -584,6 +591,7 @@ def report(directory):
             f" | {_fmt(t.get('written_per_cube'), 2)} | {_fmt(e.get('ncrcat_wall_s'))} | {_fmt(e.get('ingest_per_ncrcat'), 2)}"
             f" | {_fmt(near.get('p50_ns'), 0)} / {_fmt(near.get('p99_ns'), 0)} | {_fmt(t['query_ms_median'])} |"
         )
+    lines += [""] + failures if failures else []
     if any("baseline" in e for e in sizes.values()):
         lines += [
             "",
