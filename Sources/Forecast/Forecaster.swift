@@ -49,6 +49,7 @@ public struct Forecaster: Sendable {
     var columns = [Double](repeating: .nan, count: metrics.count * instants.count)
     reader.prefetch(metrics)
     columns.withUnsafeMutableBufferPointer { reader.read(metrics, into: $0) }
+    try reader.checkIntact()
     let values = metrics.enumerated().map { index, metric in
       // Found once per metric: looking the unit up for every value was a third of a day
       // series' cost.
@@ -232,6 +233,7 @@ public struct Forecaster: Sendable {
       }
       count = summarized * days
     }
+    try reader.checkIntact()
     return values.withUnsafeBufferPointer { values in
       // The extra columns (wind components, then conditions) are the last value columns.
       let firstWindColumn = valueMetrics.count - extraColumns

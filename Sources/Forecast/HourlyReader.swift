@@ -260,6 +260,15 @@ struct HourlyReader {
     }
   }
 
+  /// Throws when a cube this reader reads met a block that failed verification: its
+  /// values were read as missing (`read` and `readWords` do not throw), which must reach
+  /// the caller as an error, never as a silent gap in a 200.
+  func checkIntact() throws(ForecastError) {
+    for source in sources.sources {
+      do { try source.cube.checkIntact() } catch { throw .query(error) }
+    }
+  }
+
   /// Each of `metrics` at every instant into `columns`, one after another (metric m at
   /// instant i is `columns[m · instants.count + i]`), NaN where missing or not covered.
   /// Callers `prefetch` first what they will read.

@@ -447,7 +447,7 @@ public final class Cube: Sendable {
   /// failed verification (`CubeFile.isDamaged`): its values read as missing, which must not
   /// pass for a missing value. One load on the lookup path.
   @inlinable @inline(__always)
-  func checkIntact() throws(QueryError) {
+  public func checkIntact() throws(QueryError) {
     if file.isDamaged { throw damaged() }
   }
 

@@ -72,4 +72,27 @@ import _TestSupport
     #expect(try await Self.metrics(server).contains("nwpcube_store_damaged_cubes_total 1"))
     try await server.stop()
   }
+
+  /// With the background verifier off, the request that reads the damaged block verifies
+  /// it, gets 503 naming the damage (never a 200 with a number decoded from the damaged
+  /// bytes), and the cube is withdrawn for every later request.
+  @Test func aRequestReadingADamagedBlockGets503AndWithdrawsTheCube() async throws {
+    let (store, _, latitude, longitude) = try Self.damagedStore("verify-request")
+    defer { SampleFiles.remove(store) }
+    var settings = ServiceSettings(store: store)
+    settings.verifyBytesPerSecond = 0
+    let server = try await LiveServer.start(settings)
+    try await server.waitUntil("the cube served") { try await server.client.get("/healthz").status == 200 }
+    let query =
+      "/v1/forecast?latitude=\(latitude)&longitude=\(longitude)&hourly=temperature_2m&cell_selection=nearest"
+      + "&start_date=2026-03-28&end_date=2026-03-28"
+    let answer = try await server.client.get(query)
+    #expect(answer.status == 503, "\(answer.status): \(answer.body.prefix(300))")
+    #expect(answer.body.contains("damaged"), "\(answer.body.prefix(300))")
+    try await server.waitUntil("the cube left out") {
+      try await Self.metrics(server).contains("nwpcube_cubes 0.0")
+    }
+    #expect(try await server.client.get(query).status == 503)
+    try await server.stop()
+  }
 }
