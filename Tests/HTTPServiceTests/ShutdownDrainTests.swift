@@ -94,4 +94,15 @@ import _TestSupport
         "\(value): \(outcome.standardError)")
     }
   }
+
+  @Test func aVerifyRateOutsideItsRangeIsRefused() throws {
+    for value in [-1, 1_048_577] {
+      let outcome = try CommandLineTool.run(["serve", "--store", SampleService.store, "--verify-rate=\(value)"])
+      #expect(outcome.status != 0)
+      #expect(
+        outcome.standardError.contains(
+          "--verify-rate \(value) is not a number of MiB per second in 0…1048576 (0 turns it off)"),
+        "\(value): \(outcome.standardError)")
+    }
+  }
 }
