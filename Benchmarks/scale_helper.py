@@ -504,8 +504,26 @@ def _bench(rounds):
     }
 
 
+def _ingest_rounds(directory, prefix):
+    """The ingest's rounds (ingest-N.json; ingest.json in results of one round), the
+    first failed one alone if any failed, and their medians otherwise."""
+    rounds = _rounds(directory, f"{prefix}ingest-") or [
+        x for x in [_load(os.path.join(directory, f"{prefix}ingest.json"))] if x
+    ]
+    if not rounds:
+        return None
+    failed = [r for r in rounds if r["status"] != 0]
+    if failed:
+        return failed[0]
+    merged = dict(rounds[0])
+    for key in ("wall_s", "cpu_s", "max_rss_kib", "write_bytes", "cancelled_write_bytes"):
+        merged[key] = _median([r[key] for r in rounds])
+    merged["rounds_wall_s"] = [r["wall_s"] for r in rounds]
+    return merged
+
+
 def _side(directory, prefix):
-    ingest = _load(os.path.join(directory, f"{prefix}ingest.json"))
+    ingest = _ingest_rounds(directory, prefix)
     cube = _number(os.path.join(directory, f"{prefix}cube-bytes"))
     query = []
     try:
@@ -523,7 +541,11 @@ def _side(directory, prefix):
         "cube_bytes": cube,
     }
     if ingest:
-        result["ingest"] = {k: ingest[k] for k in ("status", "wall_s", "cpu_s", "max_rss_kib", "write_bytes", "cancelled_write_bytes")}
+        result["ingest"] = {
+            k: ingest[k]
+            for k in ("status", "wall_s", "cpu_s", "max_rss_kib", "write_bytes", "cancelled_write_bytes", "rounds_wall_s")
+            if k in ingest
+        }
         if ingest["status"] != 0:
             errors = [line for line in ingest["stderr"].splitlines() if line.startswith("Error")]
             result["ingest"]["error"] = errors[-1] if errors else ingest["stderr"][-300:]
@@ -546,12 +568,13 @@ def report(directory):
         entry["this"] = _side(d, "")
         if os.path.exists(os.path.join(d, "baseline-cube-bytes")):
             entry["baseline"] = _side(d, "baseline-")
-        ncrcat = _load(os.path.join(d, "ncrcat.json"))
+        ncrcat = _rounds(d, "ncrcat-") or [x for x in [_load(os.path.join(d, "ncrcat.json"))] if x]
         if ncrcat:
-            entry["ncrcat_wall_s"] = ncrcat["wall_s"]
+            entry["ncrcat_wall_s"] = _median([r["wall_s"] for r in ncrcat])
+            entry["ncrcat_rounds_wall_s"] = [r["wall_s"] for r in ncrcat]
             ingest = entry["this"].get("ingest")
             if ingest:
-                entry["ingest_per_ncrcat"] = ingest["wall_s"] / ncrcat["wall_s"]
+                entry["ingest_per_ncrcat"] = ingest["wall_s"] / entry["ncrcat_wall_s"]
         sizes[size] = entry
     serve = {}
     d = os.path.join(directory, "serve8")
