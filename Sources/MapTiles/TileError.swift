@@ -12,6 +12,9 @@ public enum TileError: Error, Equatable, CustomStringConvertible {
   case timeNotCovered(String, runs: [String])
   /// The store has no readable cube (503).
   case noRuns
+  /// A cube the tile read met a block that failed its checksum: the cube is withdrawn
+  /// (503), and the tile is not drawn with its damaged cells as gaps.
+  case damagedCube(String)
   /// libpng failed (500: nothing the client can change).
   case encoding(String)
 
@@ -27,6 +30,8 @@ public enum TileError: Error, Equatable, CustomStringConvertible {
     case .timeNotCovered(let time, let runs):
       "time: no run covers \(time); the store's runs cover \(runs.isEmpty ? "nothing" : runs.joined(separator: "; "))"
     case .noRuns: "the store has no readable run to draw"
+    case .damagedCube(let reason):
+      "a cube this tile reads is damaged and is withdrawn (\(reason)); other runs draw it once the store is refreshed"
     case .encoding(let message): "the tile could not be encoded as PNG: \(message)"
     }
   }

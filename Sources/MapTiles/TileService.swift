@@ -89,6 +89,12 @@ public final class TileService: Sendable {
     renderer.render(plan.layer, time: plan.time, tile: plan.tile, cubes: plan.cubes)
     let pixels = renderer.pixels
     spare.withLock { if $0.count < Self.keptRenderers { $0.append(renderer) } }
+    // A value or land mask read from a block that failed verification reads as missing,
+    // which would draw as a gap or as unknown land: the tile is refused instead, as a
+    // forecast reading the block is.
+    for cube in plan.cubes {
+      do { try cube.checkIntact() } catch { throw .damagedCube(error.description) }
+    }
     return try PNGEncoder.encode(pixels, width: TileRenderer.size, height: TileRenderer.size)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapTiles
 import SampleRun
 import Testing
 import _TestSupport
@@ -93,6 +94,27 @@ import _TestSupport
       try await Self.metrics(server).contains("nwpcube_cubes 0.0")
     }
     #expect(try await server.client.get(query).status == 503)
+    try await server.stop()
+  }
+
+  /// A map tile over the damaged cell is refused like a forecast there: drawn, the damaged
+  /// block's values would read as missing and show as a transparent gap in a 200.
+  @Test func aTileReadingADamagedBlockGets503AndWithdrawsTheCube() async throws {
+    let (store, _, latitude, longitude) = try Self.damagedStore("verify-tile")
+    defer { SampleFiles.remove(store) }
+    var settings = ServiceSettings(store: store)
+    settings.verifyBytesPerSecond = 0
+    let server = try await LiveServer.start(settings)
+    try await server.waitUntil("the cube served") { try await server.client.get("/healthz").status == 200 }
+    let zoom = 7
+    let pixel = WebMercator.worldPixel(latitude: Double(latitude), longitude: Double(longitude), zoom: zoom)
+    let tile = "/v1/tiles/temp/2026-03-28T12:00Z/\(zoom)/\(Int(pixel.column) / 256)/\(Int(pixel.row) / 256).png"
+    let answer = try await server.client.get(tile)
+    #expect(answer.status == 503, "\(answer.status): \(answer.body.prefix(300))")
+    #expect(answer.body.contains("damaged"), "\(answer.body.prefix(300))")
+    try await server.waitUntil("the cube left out") {
+      try await Self.metrics(server).contains("nwpcube_cubes 0.0")
+    }
     try await server.stop()
   }
 }

@@ -145,7 +145,7 @@ struct TileRoutes: Sendable {
     switch error {
     case .badAddress, .badTime: APIError(.badRequest, error.description)
     case .unknownMetric, .metricNotInRuns, .timeNotCovered: APIError(.notFound, error.description)
-    case .noRuns: APIError(.serviceUnavailable, error.description)
+    case .noRuns, .damagedCube: APIError(.serviceUnavailable, error.description)
     // Only running out of memory makes libpng fail on a tile: the server's trouble, and
     // passing.
     case .encoding: APIError(.serviceUnavailable, error.description)
