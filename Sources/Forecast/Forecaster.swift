@@ -1,29 +1,28 @@
 import Meteorology
 import PointQuery
-import Store
 
 /// Answers the questions a weather app asks about a point — now, today hour by hour, the
-/// next hours, the next days — from a live store, stitching runs hour by hour.
+/// next hours, the next days — from one catalog of runs, stitching runs hour by hour.
 ///
 /// Every hour comes from the newest run covering it (see `RunCatalog`), so days 1–3 can
 /// come from the 12 UTC 72-hour run and days 4–7 from the 00 UTC 180-hour run. Each answer
 /// carries the provenance of its values. Values are in the request's units; an hour no run
 /// covers is nil, and a request none of whose hours is covered is an error.
 ///
-/// A `Forecaster` is a value over a `ForecastStore`; each call answers from the store's
-/// current catalog, which takes in new runs when the store is refreshed (`refresh()`, which
-/// `nwpcube serve` calls from a service), so a service keeps one for its lifetime.
+/// A `Forecaster` is a value over one `RunCatalog`, an immutable snapshot of a store: a
+/// request makes one from the store's current catalog and asks it every question of the
+/// request, so that a run published meanwhile cannot mix into one answer.
 public struct Forecaster: Sendable {
-  /// The store answers come from.
-  public let store: ForecastStore
+  /// The runs answers come from.
+  public let catalog: RunCatalog
 
   /// Day counts a daily forecast may ask for.
   public static let dayLimit = 1...16
   /// Hour counts a next-hours forecast may ask for.
   public static let hourLimit = 1...384
 
-  public init(store: ForecastStore) {
-    self.store = store
+  public init(catalog: RunCatalog) {
+    self.catalog = catalog
   }
 
   /// The metrics named, in order; an unknown name is an error listing the known ones.
@@ -283,7 +282,7 @@ public struct Forecaster: Sendable {
   private func reader(_ request: ForecastRequest, instants: [Int64]) throws(ForecastError) -> HourlyReader {
     let sources: PointSources
     do {
-      sources = try store.catalog.sources(
+      sources = try catalog.sources(
         latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain,
         cellSelection: request.cellSelection)
     } catch {

@@ -121,7 +121,7 @@ public struct DarkSkyQuery: Sendable {
     let covered = (0..<(instants.count - 1)).map { series.sourceOfHour[$0] != nil }
     var outlook = DarkSkyOutlook(sources: Self.sourceNames(series))
     if let evaluator {
-      if let warnings = evaluator.warnings(in: series, now: time, store: forecaster.store) {
+      if let warnings = evaluator.warnings(in: series, now: time, catalog: forecaster.catalog) {
         outlook.warnings = warnings
       } else {
         outlook.warnings = try evaluator.warnings(for: request, now: time, forecaster: forecaster)
@@ -220,7 +220,7 @@ public struct DarkSkyQuery: Sendable {
 
   /// The step of the run answering at `time`, nil when none covers it.
   static func step(at time: Int64, _ request: ForecastRequest, _ forecaster: Forecaster) -> Int64? {
-    let sources = try? forecaster.store.catalog.sources(
+    let sources = try? forecaster.catalog.sources(
       latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain,
       cellSelection: request.cellSelection)
     return sources?.source(at: time)?.cube.stepLength

@@ -67,7 +67,7 @@ public struct OpenMeteoQuery: Sendable {
     let minutely = minutely15.isEmpty ? nil : try block(minutely15, times: quarters, interval: 900, forecaster)
     var minutelySteps: [Int64] = []
     if minutely != nil {
-      let sources = try? forecaster.store.catalog.sources(
+      let sources = try? forecaster.catalog.sources(
         latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain)
       minutelySteps = sources?.sources.map(\.cube.stepLength) ?? []
     }

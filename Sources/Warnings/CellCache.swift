@@ -1,12 +1,11 @@
 import Forecast
 import Meteorology
 import PointQuery
-import Store
 
 /// The cells of one evaluation, each outlined once: a point's warnings nearly always come
 /// from one or two cubes, and from one position of each (a moving nest from a few).
 struct CellCache {
-  let store: ForecastStore
+  let catalog: RunCatalog
   private var cubes: [Provenance: Cube] = [:]
   private var cells: [Key: WarningCell] = [:]
 
@@ -16,8 +15,8 @@ struct CellCache {
     let position: Int
   }
 
-  init(store: ForecastStore) {
-    self.store = store
+  init(catalog: RunCatalog) {
+    self.catalog = catalog
   }
 
   /// The cells a value of a `temporal` metric stamped at `instant` was read from: the place
@@ -31,7 +30,7 @@ struct CellCache {
 
   private mutating func cube(_ provenance: Provenance) -> Cube? {
     if let known = cubes[provenance] { return known }
-    let found = store.catalog.cubes.first {
+    let found = catalog.cubes.first {
       $0.run == provenance.run && $0.header.model == provenance.model && $0.header.domain == provenance.domain
     }
     cubes[provenance] = found

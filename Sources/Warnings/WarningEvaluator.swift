@@ -1,7 +1,6 @@
 import Forecast
 import Meteorology
 import PointQuery
-import Store
 
 /// Finds the warnings a point's forecast triggers under a set of rules.
 ///
@@ -48,14 +47,15 @@ public struct WarningEvaluator: Sendable {
   /// Nil when it does not; the caller then asks `warnings(for:now:forecaster:)`. The
   /// values of an instant do not depend on the other instants read with it, so both give
   /// the same warnings.
-  public func warnings(in series: HourlySeries, now: Int64, store: ForecastStore) -> [Warning]? {
+  public func warnings(in series: HourlySeries, now: Int64, catalog: RunCatalog) -> [Warning]? {
     let hours = max(rules.horizonHours, 1)
     let start = Self.hourStart(now)
     guard series.units == .si, rules.rules.allSatisfy({ series.metrics.contains($0.metric) }),
       let first = series.hours.firstIndex(where: { $0.instant == start }), first + hours < series.hours.count,
       (first...(first + hours)).allSatisfy({ series.hours[$0].instant == start + Int64($0 - first) * 3_600 })
     else { return nil }
-    return evaluate(series, first: first, start: start, hours: hours, store: store, outlineFirstCell: false).warnings
+    return evaluate(series, first: first, start: start, hours: hours, catalog: catalog, outlineFirstCell: false)
+      .warnings
   }
 
   /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
@@ -74,15 +74,15 @@ public struct WarningEvaluator: Sendable {
     let series = try forecaster.hourly(
       canonical, metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
     return evaluate(
-      series, first: 0, start: start, hours: hours, store: forecaster.store, outlineFirstCell: outlineFirstCell)
+      series, first: 0, start: start, hours: hours, catalog: forecaster.catalog, outlineFirstCell: outlineFirstCell)
   }
 
   /// The rules evaluated over `series`' instants `first…first + hours`, which are the hours
   /// from `start` (and the end of the last).
   private func evaluate(
-    _ series: HourlySeries, first: Int, start: Int64, hours: Int, store: ForecastStore, outlineFirstCell: Bool
+    _ series: HourlySeries, first: Int, start: Int64, hours: Int, catalog: RunCatalog, outlineFirstCell: Bool
   ) -> WarningEvaluation {
-    var cells = CellCache(store: store)
+    var cells = CellCache(catalog: catalog)
     var found: [(order: Int, warning: Warning)] = []
     for (order, rule) in rules.rules.enumerated() {
       guard let values = series.values(of: rule.metric) else { continue }

@@ -162,7 +162,7 @@ struct BenchCommand: ParsableCommand {
         sink += Double(generic.nearestCell(latitude: points[q].0, longitude: points[q].1)?.i ?? 0)
       }
     }
-    let forecaster = Forecaster(store: forecastStore)
+    let forecaster = Forecaster(catalog: forecastStore.catalog)
     // What the legacy app's MedianPrevByDays shows for each day.
     let summary = try DailyVariable.parse(
       list: "temp_max,temp_min,temp_median,hum_median,rain_sum,cloud_median,wind_vel_median,wind_dir_dominant,"

@@ -92,7 +92,7 @@ struct ForecastCommand: ParsableCommand {
     // verified.
     let document = try location.answer(
       from: zone.start(of: start), to: zone.start(of: start.adding(days: days)), probability: true
-    ) { store in try query.answer(Forecaster(store: store)) }
+    ) { store in try query.answer(Forecaster(catalog: store.catalog)) }
     print(format == .json ? document.json() : document.csv())
   }
 

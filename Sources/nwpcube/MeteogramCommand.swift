@@ -70,7 +70,7 @@ struct MeteogramCommand: ParsableCommand {
     let query = MeteogramQuery(request: request, start: start, days: days)
     let chart = try location.answer(
       from: zone.start(of: start), to: zone.start(of: start.adding(days: days)), probability: true
-    ) { store in try query.chart(Forecaster(store: store)) }
+    ) { store in try query.chart(Forecaster(catalog: store.catalog)) }
     let svg = chart.svg()
     let bytes = out.lowercased().hasSuffix(".png") ? Data(try SVGRasterizer().png(svg)) : Data(svg.utf8)
     do {

@@ -14,7 +14,7 @@ import _TestSupport
     let (store, oldPath, newPath) = try ForecasterTests.springStore()
     defer { SampleFiles.remove(store) }
     let (old, new) = (try Cube(path: oldPath), try Cube(path: newPath))
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let lisbon = try LocalTimeZone(identifier: "Europe/Lisbon")
     let request = ForecastRequest(
       latitude: ForecasterTests.latitude, longitude: ForecasterTests.longitude, timeZone: lisbon)
@@ -49,7 +49,7 @@ import _TestSupport
     let (store, _, newPath) = try ForecasterTests.springStore()
     defer { SampleFiles.remove(store) }
     let new = try Cube(path: newPath)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let request = ForecastRequest(latitude: ForecasterTests.latitude, longitude: ForecasterTests.longitude)
     let start = try #require(UTC.parseISO8601("2026-03-28T00:00:00Z"))
     let series = try forecaster.nextHours(request, metrics: [.isDay], from: start, count: 48)

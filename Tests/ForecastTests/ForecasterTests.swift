@@ -29,11 +29,37 @@ import _TestSupport
     return try cube.value(try cube.metric(metric), at: location, time: time)
   }
 
+  /// A forecaster answers every question from the one catalog it was made with: a run
+  /// published and taken in by the store meanwhile does not mix into its answers, and a
+  /// forecaster made afterwards answers from the new run.
+  @Test func aForecasterKeepsItsCatalogWhileTheStoreTakesInANewerRun() throws {
+    let store = SampleFiles.temporaryDirectory("forecast-snapshot")
+    defer { SampleFiles.remove(store) }
+    let oldPath = try TestStores.publish(
+      TestStores.spec(start: "2026-03-28_00:00:00", hours: 72, seed: 11), into: store)
+    let live = try ForecastStore(path: store)
+    let before = Forecaster(catalog: live.catalog)
+    let request = ForecastRequest(latitude: Self.latitude, longitude: Self.longitude)
+    let hour = try #require(UTC.parseISO8601("2026-03-29T09:00:00Z"))
+    let newPath = try TestStores.publish(
+      TestStores.spec(start: "2026-03-29_06:00:00", hours: 12, seed: 12), into: store)
+    _ = live.refresh()
+    #expect(live.catalog.cubes.count == 2)
+    let (old, new) = (try Cube(path: oldPath), try Cube(path: newPath))
+    let kept = try before.hourly(request, metrics: [.temp], instants: [hour])
+    #expect(kept.provenance.map(\.run) == [old.run])
+    #expect(kept.values[0][0] == (try Self.expected("temp", at: hour, old: old, new: old)))
+    let after = try Forecaster(catalog: live.catalog).hourly(request, metrics: [.temp], instants: [hour])
+    #expect(after.provenance.map(\.run) == [new.run])
+    #expect(after.values[0][0] == (try Self.expected("temp", at: hour, old: old, new: new)))
+    #expect(kept.values[0][0] != after.values[0][0])
+  }
+
   @Test func dailySummariesFollowLocalDaysAndStitchRuns() throws {
     let (store, oldPath, newPath) = try Self.springStore()
     defer { SampleFiles.remove(store) }
     let (old, new) = (try Cube(path: oldPath), try Cube(path: newPath))
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let lisbon = try LocalTimeZone(identifier: "Europe/Lisbon")
     let request = ForecastRequest(latitude: Self.latitude, longitude: Self.longitude, timeZone: lisbon)
     let metrics = try Forecaster.metrics(["temp", "rain", "hum", "wind_dir"])
@@ -78,7 +104,7 @@ import _TestSupport
   @Test func unitsConvertEveryValueByTheExactFactors() throws {
     let (store, _, _) = try Self.springStore()
     defer { SampleFiles.remove(store) }
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let si = ForecastRequest(latitude: Self.latitude, longitude: Self.longitude)
     var us = si
     us.units = .us
@@ -102,7 +128,7 @@ import _TestSupport
   @Test func currentConditionsCarryTheDaysRangeAndBatchesKeepGoingPastAFailure() throws {
     let (store, _, _) = try Self.springStore()
     defer { SampleFiles.remove(store) }
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let time = try #require(UTC.parseISO8601("2026-03-28T15:00:00Z"))
     let metrics = try Forecaster.metrics(["temp", "rain", "wind_vel"])
     let requests = [
@@ -151,7 +177,7 @@ import _TestSupport
     var spec = TestStores.spec(start: "2026-03-28_00:00:00", hours: 48, seed: 5)
     spec.stepMinutes = 180
     let cube = try Cube(path: try TestStores.publish(spec, into: store))
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let kathmandu = try LocalTimeZone(identifier: "Asia/Kathmandu")
     let request = ForecastRequest(latitude: Self.latitude, longitude: Self.longitude, timeZone: kathmandu)
     let metrics = try Forecaster.metrics(["temp", "wind_dir", "rain"])

@@ -18,7 +18,7 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("moving-forecast")
     defer { SampleFiles.remove(directory) }
     let (outer, nest) = try Self.makeStore(directory)
-    let forecaster = Forecaster(store: try ForecastStore(path: directory))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: directory).catalog)
     let first = nest.firstTime
     // Every step and every half hour between them.
     let instants = (0..<15).map { first + Int64($0) * 1800 }
@@ -83,7 +83,7 @@ import _TestSupport
     nest.stepPositions = [0, 0, 1, 1]
     nest.heightOffsets = [0, 300]
     _ = try nest.write(into: directory)
-    let forecaster = Forecaster(store: try ForecastStore(path: directory))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: directory).catalog)
     let instants = (0..<4).map { nest.firstTime + Int64($0) * 3600 }
     let (latitude, longitude) = (38.6, -9.45)
     let series = try forecaster.hourly(

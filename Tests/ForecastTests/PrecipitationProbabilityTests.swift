@@ -123,7 +123,7 @@ import _TestSupport
     let catalog = forecastStore.catalog
     #expect(catalog.cubes.count == 3)
     let members = try catalog.cubes.sorted { $0.header.runStart > $1.header.runStart }.map(Member.init)
-    let forecaster = Forecaster(store: forecastStore)
+    let forecaster = Forecaster(catalog: forecastStore.catalog)
     let (width, height) = (30, 24)
     let (latitudes, longitudes) = (members[0].cube.file.latitudes, members[0].cube.file.longitudes)
     let first = try #require(members.map(\.cube.firstTime).min())
@@ -201,7 +201,7 @@ import _TestSupport
     defer { SampleFiles.remove(store) }
     let path = try Self.publish(run: 0, start: "2026-06-20_00:00:00", hours: 12, into: store)
     let cube = try Cube(path: path)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let (latitude, longitude) = (39.5, -8.0)
     let location = try cube.locate(latitude: latitude, longitude: longitude, method: .nearest)
     let instants = (0..<cube.header.stepCount).map { cube.time(ofStep: $0) }
@@ -228,7 +228,7 @@ import _TestSupport
   @Test func theDailyMaximumIsTheMaximumOfTheEnsemblesHours() throws {
     let store = try Self.threeRunStore()
     defer { SampleFiles.remove(store) }
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let request = ForecastRequest(latitude: 39.6, longitude: -8.1)
     let date = try LocalDate(parsing: "2026-06-20")
     let day = try forecaster.day(request, metrics: [.precipitationProbability], date: date)

@@ -85,7 +85,7 @@ import _TestSupport
 
     // Through the forecast: the cell and the elevation are the land cell's.
     let (latitude, longitude) = try #require(Self.coastalPoints(cube, nearestIsLand: false).first)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let request = ForecastRequest(latitude: latitude, longitude: longitude, cellSelection: .land)
     let hourly = try forecaster.hourly(request, metrics: [.temp], instants: [cube.firstTime])
     let source = try #require(hourly.provenance.first)
@@ -107,7 +107,7 @@ import _TestSupport
   @Test func elevationCorrectsTemperatureDewPointAndApparentTemperature() throws {
     let (store, cube) = try Self.store()
     defer { SampleFiles.remove(store) }
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     // An inland cell well above the sea.
     let cell = try #require(
       (0..<cube.header.cells).max {
@@ -180,7 +180,7 @@ import _TestSupport
     let cube = try Cube(path: path)
     let cell = header.cells / 2
     let (latitude, longitude) = (Double(file.latitudes[cell]) + 0.01, Double(file.longitudes[cell]) - 0.01)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let metrics = cube.availableMetrics.map(\.metric).filter { $0 != .precipitationProbability }
     let instants = [cube.firstTime]
     let before = try forecaster.hourly(

@@ -33,7 +33,7 @@ import _TestSupport
       try await LiveServer.start(ServiceSettings(store: store, clock: { [now] in now }, places: SampleService.places))
     }
 
-    var forecaster: Forecaster? { (try? ForecastStore(path: store)).map(Forecaster.init(store:)) }
+    var forecaster: Forecaster? { (try? ForecastStore(path: store)).map { Forecaster(catalog: $0.catalog) } }
   }
 
   /// From 2026-10-23 12 UTC for 216 hours: Lisbon's clocks go back on 2026-10-25.

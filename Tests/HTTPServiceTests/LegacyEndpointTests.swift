@@ -66,7 +66,7 @@ import _TestSupport
     #expect(min == Self.shown(expected.temperatureMinimum, .temp))
 
     // The same value read straight from the cube, without the forecast library.
-    let cube = try #require(try Self.forecaster().store.cubes.first)
+    let cube = try #require(try Self.forecaster().catalog.cubes.first)
     let location = try cube.locate(
       latitude: SampleService.latitude, longitude: SampleService.longitude, method: .nearest)
     #expect(now == Self.shown(try cube.value(try cube.metric("temp"), at: location, time: time), .temp))

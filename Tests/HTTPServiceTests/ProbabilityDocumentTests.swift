@@ -16,7 +16,7 @@ import _TestSupport
     defer { SampleFiles.remove(store) }
     try TestStores.publish(TestStores.spec(start: "2026-06-20_00:00:00", hours: 12, seed: 1), into: store)
     try TestStores.publish(TestStores.spec(start: "2026-06-20_06:00:00", hours: 12, seed: 2), into: store)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let request = ForecastRequest(latitude: 39.5, longitude: -8.0)
     let start = try #require(UTC.parseISO8601("2026-06-20T04:00:00Z"))
     let instants = (0..<4).map { start + Int64($0) * 3600 }  // 04:00 … 07:00

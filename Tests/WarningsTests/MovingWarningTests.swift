@@ -52,7 +52,7 @@ import _TestSupport
 
   @Test func aThresholdCrossedAfterAMoveIsOutlinedWhereTheNestWasThen() throws {
     let store = try #require(Self.store, "the moving store could not be written")
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     // Temperature rises 0.5 °C an hour from about 21.9 °C here: above 23.6 °C from step 4,
     // when the nest is in its third position (steps 4 and 5).
     let evaluation = try WarningEvaluator(rules: try Self.rules(validity: 6)).evaluate(
@@ -78,7 +78,7 @@ import _TestSupport
   /// second again): the same ground, so one outline, named by the first.
   @Test func theCellsOfSeveralPositionsAreOutlinedOnce() throws {
     let store = try #require(Self.store)
-    let forecaster = Forecaster(store: try ForecastStore(path: store))
+    let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let evaluation = try WarningEvaluator(rules: try Self.rules(validity: 8)).evaluate(
       Self.point, now: MovingStore.firstTime, forecaster: forecaster)
     let warning = try #require(evaluation.warnings.first)

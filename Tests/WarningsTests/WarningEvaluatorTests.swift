@@ -10,11 +10,13 @@ import _TestSupport
 /// Warnings over a store whose heavy-rain hours are known, checked against the hours the
 /// run was made with and against a brute-force search of the library's own hourly values.
 @Suite struct WarningEvaluatorTests {
-  static let forecaster: Forecaster? = (try? ForecastStore(path: RainyStore.store)).map(Forecaster.init(store:))
+  static let forecaster: Forecaster? = (try? ForecastStore(path: RainyStore.store)).map {
+    Forecaster(catalog: $0.catalog)
+  }
 
   /// The centre of cell (i, j) of the store's cube.
   static func centre(_ i: Int, _ j: Int) throws -> ForecastRequest {
-    let cube = try #require(forecaster?.store.cubes.first)
+    let cube = try #require(forecaster?.catalog.cubes.first)
     let grid = cube.locator.grid
     return ForecastRequest(
       latitude: Double(grid.latitudes[j * grid.width + i]), longitude: Double(grid.longitudes[j * grid.width + i]))
@@ -116,22 +118,22 @@ import _TestSupport
       let point = try Self.centre(i, j)
       let series = try forecaster.hourly(point, metrics: metrics, instants: instants)
       let own = try evaluator.warnings(for: point, now: RainyStore.now, forecaster: forecaster)
-      let reused = try #require(evaluator.warnings(in: series, now: RainyStore.now, store: forecaster.store))
+      let reused = try #require(evaluator.warnings(in: series, now: RainyStore.now, catalog: forecaster.catalog))
       #expect(Self.summary(reused) == Self.summary(own), "at (\(i), \(j))")
       total += own.count
     }
     #expect(total > 0, "some point is warned of, or the comparison shows nothing")
     let point = try Self.centre(5, 9)
     let withoutGusts = try forecaster.hourly(point, metrics: [.rain, .temp], instants: instants)
-    #expect(evaluator.warnings(in: withoutGusts, now: RainyStore.now, store: forecaster.store) == nil)
+    #expect(evaluator.warnings(in: withoutGusts, now: RainyStore.now, catalog: forecaster.catalog) == nil)
     let short = try forecaster.hourly(point, metrics: metrics, instants: Array(instants[0..<25]))
-    #expect(evaluator.warnings(in: short, now: RainyStore.now, store: forecaster.store) == nil)
+    #expect(evaluator.warnings(in: short, now: RainyStore.now, catalog: forecaster.catalog) == nil)
     let offTheHour = try forecaster.hourly(point, metrics: metrics, instants: instants.map { $0 + 1_800 })
-    #expect(evaluator.warnings(in: offTheHour, now: RainyStore.now, store: forecaster.store) == nil)
+    #expect(evaluator.warnings(in: offTheHour, now: RainyStore.now, catalog: forecaster.catalog) == nil)
     var american = point
     american.units = .us
     let converted = try forecaster.hourly(american, metrics: metrics, instants: instants)
-    #expect(evaluator.warnings(in: converted, now: RainyStore.now, store: forecaster.store) == nil)
+    #expect(evaluator.warnings(in: converted, now: RainyStore.now, catalog: forecaster.catalog) == nil)
   }
 
   @Test(arguments: [("temp", 1), ("temp", 3), ("rain", 2), ("wind_gusts", 1), ("apparent_temp", 3), ("hum", 4)])
@@ -169,7 +171,7 @@ import _TestSupport
 
   @Test func theCellOutlineIsMadeOfTheMidpointsBetweenCellCentres() throws {
     let forecaster = try #require(Self.forecaster)
-    let grid = try #require(forecaster.store.cubes.first).locator.grid
+    let grid = try #require(forecaster.catalog.cubes.first).locator.grid
     let rules = try Self.rules(Self.rule("heavy-rain", metric: "rain", "above", "10"))
     func at(_ i: Int, _ j: Int) -> (Double, Double) {
       (Double(grid.latitudes[j * grid.width + i]), Double(grid.longitudes[j * grid.width + i]))

@@ -46,7 +46,6 @@ public func buildApplication(
     }
   }
   let store = try ForecastStore(serving: settings.store, onScan: health.observe)
-  let forecaster = Forecaster(store: store)
   let metrics = ServiceMetrics()
   // HEAD is answered as GET is; the encoder drops the body and keeps its length.
   let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -71,15 +70,15 @@ public func buildApplication(
       maximumQueryBytes: settings.limits.queryBytes))
   router.add(middleware: JSONErrorMiddleware())
   router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
-  LegacyRoutes(forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   ForecastRoute(
-    forecaster: forecaster, limits: settings.limits, clock: settings.clock,
+    store: store, limits: settings.limits, clock: settings.clock,
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
   )
   .register(on: router)
   let warnings = settings.alerts.map(WarningEvaluator.init(rules:))
   DarkSkyRoute(
-    forecaster: forecaster, limits: settings.limits, clock: settings.clock,
+    store: store, limits: settings.limits, clock: settings.clock,
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places,
     warnings: warnings,
     outlooks: settings.darkSkyOutlooks > 0
@@ -88,18 +87,18 @@ public func buildApplication(
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   OpenWeatherMapRoute(
-    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
     gazetteer: settings.places, zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
   )
   .register(on: router)
   AlertsRoute(
-    forecaster: forecaster, evaluator: warnings,
+    store: store, evaluator: warnings,
     sender: settings.alertsSender,
     clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
   )
   .register(on: router)
   MeteogramRoute(
-    forecaster: forecaster, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
+    store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
     rasterizer: SVGRasterizer(path: settings.rsvgConvert)
   )

@@ -2,6 +2,7 @@ import Forecast
 import ForecastOutput
 import HTTPTypes
 import Hummingbird
+import Store
 import Warnings
 
 /// The header a TLS-terminating proxy names the client's scheme in.
@@ -22,7 +23,7 @@ struct AlertsRoute: Sendable {
   /// CAP's media type as every XML reader and browser takes it.
   static let capContentType = "application/xml; charset=utf-8"
 
-  let forecaster: Forecaster
+  let store: ForecastStore
   /// nil when the server was started without `--alerts`.
   let evaluator: WarningEvaluator?
   /// CAP's `sender`.
@@ -64,7 +65,7 @@ struct AlertsRoute: Sendable {
       try query.required("longitude", expected: longitudeHelp), name: "longitude", in: -180...360,
       expected: longitudeHelp)
     let point = ForecastRequest(latitude: latitude, longitude: longitude)
-    return (point, try evaluator.evaluate(point, now: clock(), forecaster: forecaster))
+    return (point, try evaluator.evaluate(point, now: clock(), forecaster: Forecaster(catalog: store.catalog)))
   }
 
   /// The point's CAP document as an absolute URL on the host the client called (its

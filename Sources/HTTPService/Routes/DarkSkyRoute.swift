@@ -2,6 +2,7 @@ import Forecast
 import ForecastOutput
 import Hummingbird
 import Places
+import Store
 import UTCTime
 import Warnings
 
@@ -13,7 +14,7 @@ struct DarkSkyRoute: Sendable {
   /// The path as the router and the OpenAPI document write it.
   static let path = "/forecast/{key}/{location}"
 
-  let forecaster: Forecaster
+  let store: ForecastStore
   let limits: ServiceLimits
   /// Unix seconds now.
   let clock: @Sendable () -> Int64
@@ -49,9 +50,11 @@ struct DarkSkyRoute: Sendable {
       parameters.units
       ?? DarkSkyUnits.forCountry(places?.nearest(latitude: latitude, longitude: longitude)?.countryCode)
     let forecastRequest = ForecastRequest(latitude: latitude, longitude: longitude, timeZone: zone)
+    // One catalog for the whole answer: a run published meanwhile waits for the next request.
+    let forecaster = Forecaster(catalog: store.catalog)
     var time = clock()
     if let instant = parameters.instant(in: zone) {
-      let sources = try forecaster.store.catalog.sources(latitude: latitude, longitude: longitude, method: .nearest)
+      let sources = try forecaster.catalog.sources(latitude: latitude, longitude: longitude, method: .nearest)
       guard sources.source(at: instant) != nil else {
         let covers = sources.coverage.map { "\($0.name) covers \(UTC.iso8601($0.first)) to \(UTC.iso8601($0.last))" }
         throw APIError.parameter(
@@ -64,7 +67,7 @@ struct DarkSkyRoute: Sendable {
     let darkSky = DarkSkyQuery(
       request: forecastRequest, time: time, isTimeMachine: parameters.time != nil, units: units,
       excluded: parameters.excluded, extendHourly: parameters.extendHourly, timeZoneName: zoneName)
-    let document = try document(darkSky, asked: request)
+    let document = try document(darkSky, forecaster, asked: request)
     return Response(
       status: .ok, headers: [.contentType: Responses.json],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: document.jsonBytes)))
@@ -72,12 +75,13 @@ struct DarkSkyRoute: Sendable {
 
   /// The document answering `query`, from the cached outlook of its point and hour when
   /// there is one.
-  private func document(_ query: DarkSkyQuery, asked request: Request) throws -> DarkSkyDocument {
+  private func document(
+    _ query: DarkSkyQuery, _ forecaster: Forecaster, asked request: Request
+  ) throws -> DarkSkyDocument {
     let answer: DarkSkyAnswer
     var written: DarkSkyDocument.WrittenBlocks?
-    // The catalog's generation is read before the outlook is made from the store, so an
-    // outlook is never keyed by a catalog older than the one it was made from.
-    if let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.store.catalog.generation) {
+    // The outlook is keyed by the generation of the catalog it is made from.
+    if let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.catalog.generation) {
       let entry = try outlooks.entry(key) { () throws(ForecastError) in
         let outlook = try query.outlook(forecaster, warnings: warnings)
         return DarkSkyOutlookCache.Entry(

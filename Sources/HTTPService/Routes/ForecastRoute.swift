@@ -1,6 +1,8 @@
 import Forecast
 import ForecastOutput
 import Hummingbird
+import PointQuery
+import Store
 
 /// `GET /v1/forecast`: Open-Meteo's forecast API over the store: current conditions,
 /// 15-minute and hourly values and daily summaries for one or more points, as JSON in
@@ -8,7 +10,7 @@ import Hummingbird
 struct ForecastRoute: Sendable {
   static let path = "/v1/forecast"
 
-  let forecaster: Forecaster
+  let store: ForecastStore
   let limits: ServiceLimits
   /// Unix seconds now: today's date and current conditions depend on it.
   let clock: @Sendable () -> Int64
@@ -23,12 +25,15 @@ struct ForecastRoute: Sendable {
     let started = ContinuousClock.now
     let query = try QueryParameters(request.uri.query, maximumBytes: limits.queryBytes)
     let now = clock()
+    // One catalog for the whole answer, every location of it included: a run published
+    // meanwhile waits for the next request.
+    let forecaster = Forecaster(catalog: store.catalog)
     let parameters = try ForecastParameters(
-      query, limits: limits, now: now, models: query["models"] == nil ? [] : modelNames(),
+      query, limits: limits, now: now, models: query["models"] == nil ? [] : Self.modelNames(forecaster.catalog),
       zoneFinder: zoneFinder)
     let several = parameters.queries.count > 1
     let answers = try parameters.queries.enumerated().map { index, query in
-      try answer(query, index: index, several: several)
+      try Self.answer(query, forecaster, index: index, several: several)
     }
     let elapsed = ContinuousClock.now - started
     let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
@@ -52,10 +57,10 @@ struct ForecastRoute: Sendable {
     }
   }
 
-  /// The store's model/domain names, `wrf/d01`, for `models=`.
-  private func modelNames() -> [String] {
+  /// The catalog's model/domain names, `wrf/d01`, for `models=`.
+  private static func modelNames(_ catalog: RunCatalog) -> [String] {
     var names: [String] = []
-    for cube in forecaster.store.catalog.cubes {
+    for cube in catalog.cubes {
       let name = "\(cube.header.model)/\(cube.header.domain)"
       if !names.contains(name) { names.append(name) }
     }
@@ -63,7 +68,9 @@ struct ForecastRoute: Sendable {
   }
 
   /// One location's answer; when the request has several, an error says which one failed.
-  private func answer(_ query: OpenMeteoQuery, index: Int, several: Bool) throws -> OpenMeteoAnswer {
+  private static func answer(
+    _ query: OpenMeteoQuery, _ forecaster: Forecaster, index: Int, several: Bool
+  ) throws -> OpenMeteoAnswer {
     do {
       return try query.answer(forecaster)
     } catch {

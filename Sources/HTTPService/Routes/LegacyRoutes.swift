@@ -2,6 +2,7 @@ import Forecast
 import ForecastOutput
 import Hummingbird
 import Meteorology
+import Store
 
 /// The four endpoints the original iPhone app calls (DESIGN §8), with its paths, its
 /// parameters and its JSON shapes, so that it keeps working unchanged.
@@ -11,7 +12,7 @@ import Meteorology
 /// (`Metric.decimals`); a value the model does not have is `null`. Responses hold the app's
 /// seven metrics and no other key.
 struct LegacyRoutes: Sendable {
-  let forecaster: Forecaster
+  let store: ForecastStore
   let maximumQueryBytes: Int
 
   /// The metrics the app knows, in the order its documentation lists them.
@@ -31,10 +32,11 @@ struct LegacyRoutes: Sendable {
   }
 
   private func respond(
-    to request: Request, with answer: (LegacyParameters) throws -> String
+    to request: Request, with answer: (Forecaster, LegacyParameters) throws -> String
   ) throws -> Response {
     let parameters = LegacyParameters(query: try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes))
-    let response = try answer(parameters)
+    // One catalog for the whole answer: a run published meanwhile waits for the next request.
+    let response = try answer(Forecaster(catalog: store.catalog), parameters)
     return Responses.text(JSONText.object([("response", response)]), contentType: Responses.json)
   }
 
@@ -49,7 +51,7 @@ struct LegacyRoutes: Sendable {
   /// The same answer as `Forecaster.current` (the tests hold it to that), read as the
   /// day's hours in one pass over the store instead of two: `date` is a whole hour, so it
   /// is one of them. This is the app's most frequent call.
-  func quick(_ parameters: LegacyParameters) throws -> String {
+  func quick(_ forecaster: Forecaster, _ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
     let time = try parameters.hour()
     let today = try forecaster.day(request, metrics: Self.metrics, date: LocalTimeZone.utc.date(containing: time))
@@ -93,7 +95,7 @@ struct LegacyRoutes: Sendable {
 
   /// `PrevByDateAndMetric.php?lat&lon&metric&date=yyyyMMdd`: the metric at the 24 hours
   /// 00:00…23:00 UTC of the day, as `points`.
-  func day(_ parameters: LegacyParameters) throws -> String {
+  func day(_ forecaster: Forecaster, _ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
     let metric = try parameters.metric()
     let series = try forecaster.day(request, metrics: [metric], date: try parameters.day())
@@ -104,7 +106,7 @@ struct LegacyRoutes: Sendable {
   /// `date`, `days + 1` of them. Every metric has the `median` of its hourly values; temp
   /// adds `max` and `min`, rain its `sum`. wind_dir's `median` is the direction of the
   /// day's mean wind vector: a median of angles would put a day of 350° and 10° at 180°.
-  func days(_ parameters: LegacyParameters) throws -> String {
+  func days(_ forecaster: Forecaster, _ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
     let start = try parameters.day()
     let count = try parameters.days() + 1
@@ -131,7 +133,7 @@ struct LegacyRoutes: Sendable {
 
   /// `PrevForNextHoursByMetric.php?lat&lon&metric&date=yyyyMMdd_HH`: the metric at the 24
   /// hours starting at `date`, as `points`.
-  func nextHours(_ parameters: LegacyParameters) throws -> String {
+  func nextHours(_ forecaster: Forecaster, _ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
     let metric = try parameters.metric()
     let series = try forecaster.nextHours(request, metrics: [metric], from: try parameters.hour(), count: 24)

@@ -3,6 +3,7 @@ import Forecast
 import Foundation
 import Hummingbird
 import Meteogram
+import Store
 
 /// `GET /v1/meteogram.svg`: a point's meteogram for the next days as SVG, or as PNG
 /// (`format=png`) through `rsvg-convert` when the server has it (503 when it has not).
@@ -18,7 +19,7 @@ struct MeteogramRoute: Sendable {
   /// Seconds a client or proxy may keep a picture without asking again.
   static let maximumAge = 300
 
-  let forecaster: Forecaster
+  let store: ForecastStore
   let maximumQueryBytes: Int
   /// Unix seconds now: the days drawn start today.
   let clock: @Sendable () -> Int64
@@ -33,7 +34,7 @@ struct MeteogramRoute: Sendable {
   func respond(to request: Request) throws -> Response {
     let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
     let parameters = try MeteogramParameters(query, now: clock(), zoneFinder: zoneFinder)
-    let svg = try parameters.query.chart(forecaster).svg()
+    let svg = try parameters.query.chart(Forecaster(catalog: store.catalog)).svg()
     let tag = "\"\(parameters.format.rawValue)-\(Self.hash(Array(svg.utf8)))\""
     var headers: HTTPFields = [.cacheControl: "public, max-age=\(Self.maximumAge)", .eTag: tag]
     if Responses.isNotModified(request, etag: tag) {

@@ -2,6 +2,7 @@ import Forecast
 import ForecastOutput
 import Hummingbird
 import Places
+import Store
 
 /// `GET /data/2.5/forecast` and `GET /data/2.5/weather`: OpenWeatherMap 2.5's 5 day / 3
 /// hour forecast and current weather over the store, so that its clients work by changing
@@ -11,7 +12,7 @@ struct OpenWeatherMapRoute: Sendable {
   static let forecastPath = "/data/2.5/forecast"
   static let weatherPath = "/data/2.5/weather"
 
-  let forecaster: Forecaster
+  let store: ForecastStore
   let maximumQueryBytes: Int
   /// Unix seconds now: the forecast starts after it; the current weather is its.
   let clock: @Sendable () -> Int64
@@ -37,6 +38,7 @@ struct OpenWeatherMapRoute: Sendable {
         cellSelection: ForecastParameters.defaultCellSelection),
       now: now, city: OpenWeatherMapCity(place: place, latitude: latitude, longitude: longitude, zone: zone, now: now),
       count: parameters.count)
+    let forecaster = Forecaster(catalog: store.catalog)
     let bytes =
       forecast
       ? OpenWeatherMapDocument(answer: try query.forecast(forecaster)).forecastJSON()

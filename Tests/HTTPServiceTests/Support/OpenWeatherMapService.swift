@@ -30,7 +30,7 @@ enum OpenWeatherMapService {
   static func server() async throws -> LiveServer { try await shared.value }
 
   /// The library over the same store, for the values the server's must agree with.
-  static let forecaster: Forecaster? = (try? ForecastStore(path: store)).map(Forecaster.init(store:))
+  static let forecaster: Forecaster? = (try? ForecastStore(path: store)).map { Forecaster(catalog: $0.catalog) }
 
   /// Lisbon, as GeoNames places it.
   static let lisbonID = 2_267_057

@@ -35,11 +35,13 @@ enum RainyService {
 
   static func server() async throws -> LiveServer { try await shared.value }
 
-  static let forecaster: Forecaster? = (try? ForecastStore(path: RainyStore.store)).map(Forecaster.init(store:))
+  static let forecaster: Forecaster? = (try? ForecastStore(path: RainyStore.store)).map {
+    Forecaster(catalog: $0.catalog)
+  }
 
   /// The centre of the cube's cell (i, j).
   static func centre(_ i: Int, _ j: Int) throws -> (latitude: Double, longitude: Double) {
-    guard let cube = forecaster?.store.cubes.first else { throw HTTPTestError.serverDidNotStart("no rainy store") }
+    guard let cube = forecaster?.catalog.cubes.first else { throw HTTPTestError.serverDidNotStart("no rainy store") }
     let grid = cube.locator.grid
     return (Double(grid.latitudes[j * grid.width + i]), Double(grid.longitudes[j * grid.width + i]))
   }

@@ -48,7 +48,7 @@ enum SampleService {
 
   /// The library over the same store, for the answers the server's must agree with. Opened
   /// once: verifying a cube's checksums takes a while in a debug build.
-  static let forecaster: Forecaster? = (try? ForecastStore(path: store)).map(Forecaster.init(store:))
+  static let forecaster: Forecaster? = (try? ForecastStore(path: store)).map { Forecaster(catalog: $0.catalog) }
 
   /// The documentation's example point, its longitude's sign corrected (DESIGN §8).
   static let latitude = 38.1294
