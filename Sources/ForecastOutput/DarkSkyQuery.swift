@@ -69,7 +69,8 @@ public struct DarkSkyQuery: Sendable {
   public func answer(
     _ forecaster: Forecaster, warnings evaluator: WarningEvaluator? = nil
   ) throws(ForecastError) -> DarkSkyAnswer {
-    try answer(forecaster, outlook: outlook(forecaster, warnings: evaluator))
+    let point = try forecaster.point(request)
+    return try answer(point, outlook: outlook(point, warnings: evaluator))
   }
 
   /// The hour `time` falls in, twice: the start of its local hour, which `hourly` starts
@@ -94,7 +95,7 @@ public struct DarkSkyQuery: Sendable {
   /// - Throws: `ForecastError` when the point is outside every domain or no run covers
   ///   any of the hours.
   public func outlook(
-    _ forecaster: Forecaster, warnings evaluator: WarningEvaluator? = nil
+    _ point: PointForecast, warnings evaluator: WarningEvaluator? = nil
   ) throws(ForecastError) -> DarkSkyOutlook {
     let days = days
     let firstHour = isTimeMachine ? days[0].start : outlookHour.local
@@ -114,17 +115,17 @@ public struct DarkSkyQuery: Sendable {
     // The rules' metrics after the hour's, whose positions `DarkSkyColumns` reads by.
     var metrics = Self.metrics
     for rule in evaluator?.rules.rules ?? [] where !metrics.contains(rule.metric) { metrics.append(rule.metric) }
-    let series = try forecaster.hourly(request, metrics: metrics, instants: instants, utcOffsets: offsets)
+    let series = try point.hourly(metrics: metrics, instants: instants, utcOffsets: offsets)
 
     let columns = DarkSkyColumns(series)
     let grid = (0..<(instants.count - 1)).map { columns.hour(value: $0, amount: $0 + 1) }
     let covered = (0..<(instants.count - 1)).map { series.sourceOfHour[$0] != nil }
     var outlook = DarkSkyOutlook(sources: Self.sourceNames(series))
     if let evaluator {
-      if let warnings = evaluator.warnings(in: series, now: time, catalog: forecaster.catalog) {
+      if let warnings = evaluator.warnings(in: series, now: time, catalog: point.catalog) {
         outlook.warnings = warnings
       } else {
-        outlook.warnings = try evaluator.warnings(for: request, now: time, forecaster: forecaster)
+        outlook.warnings = try evaluator.warnings(for: point, now: time)
       }
     }
     // The grid's hours are `gridStart` + i hours, so the first at or after a time is found
@@ -167,7 +168,7 @@ public struct DarkSkyQuery: Sendable {
   /// which `outlook(_:warnings:)` made for this point, zone, units and blocks in the same
   /// `outlookHour` (or for this very query).
   /// - Throws: `ForecastError` when the point is outside every domain.
-  public func answer(_ forecaster: Forecaster, outlook: DarkSkyOutlook) throws(ForecastError) -> DarkSkyAnswer {
+  public func answer(_ point: PointForecast, outlook: DarkSkyOutlook) throws(ForecastError) -> DarkSkyAnswer {
     var answer = DarkSkyAnswer(query: self)
     answer.hourly = outlook.hourly
     answer.daily = outlook.daily
@@ -185,7 +186,7 @@ public struct DarkSkyQuery: Sendable {
     for end in quarterEnds where !instants.contains(end) { instants.append(end) }
     let series: HourlySeries
     do {
-      series = try forecaster.hourly(request, metrics: Self.metrics, instants: instants)
+      series = try point.hourly(metrics: Self.metrics, instants: instants)
     } catch .notCovered {
       // The outlook's hours are covered but not these: no `currently`, no `minutely`.
       return answer
@@ -197,7 +198,7 @@ public struct DarkSkyQuery: Sendable {
       answer.currently = columns.hour(value: 0, amount: 0)
       answer.currently?.isDay = Self.sunUp(series, 0)
     }
-    if !excluded.contains(.minutely), !isTimeMachine, let step = Self.step(at: time, request, forecaster),
+    if !excluded.contains(.minutely), !isTimeMachine, let step = point.sources.source(at: time)?.cube.stepLength,
       step <= Self.longestMinutelyStep
     {
       answer.minutelyStep = step
@@ -216,14 +217,6 @@ public struct DarkSkyQuery: Sendable {
     guard let source = series.sourceOfHour[index] else { return true }
     let point = series.provenance[source]
     return SolarEvents.isDay(latitude: point.latitude, longitude: point.longitude, at: series.hours[index].instant)
-  }
-
-  /// The step of the run answering at `time`, nil when none covers it.
-  static func step(at time: Int64, _ request: ForecastRequest, _ forecaster: Forecaster) -> Int64? {
-    let sources = try? forecaster.catalog.sources(
-      latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain,
-      cellSelection: request.cellSelection)
-    return sources?.source(at: time)?.cube.stepLength
   }
 
   /// The runs the answer used, `model/domain run` each.

@@ -35,13 +35,22 @@ public struct ForecastQuery: Sendable {
     self.days = days
   }
 
-  /// Reads the blocks asked for from `forecaster`'s store.
+  /// Reads the blocks asked for from `forecaster`'s catalog, the point located once.
   /// - Throws: `ForecastError` when the point is outside every domain, no run covers a
   ///   block's times, or `days` is out of `Forecaster.dayLimit` for daily values.
   public func answer(_ forecaster: Forecaster) throws(ForecastError) -> ForecastDocument {
-    let conditions = current.isEmpty ? nil : try forecaster.current(request, metrics: current, at: currentTime)
-    let series = hourly.isEmpty ? nil : try forecaster.days(request, metrics: hourly, from: start, count: days)
-    let summaries = daily.isEmpty ? [] : try forecaster.daily(request, variables: daily, from: start, days: days)
+    // A request for no block asks nothing of the point, even outside every domain.
+    let point = current.isEmpty && hourly.isEmpty && daily.isEmpty ? nil : try forecaster.point(request)
+    let conditions = try point.flatMap { point throws(ForecastError) in
+      current.isEmpty ? nil : try point.current(metrics: current, at: currentTime)
+    }
+    let series = try point.flatMap { point throws(ForecastError) in
+      hourly.isEmpty ? nil : try point.days(metrics: hourly, from: start, count: days)
+    }
+    let summaries =
+      try point.map { point throws(ForecastError) in
+        daily.isEmpty ? [] : try point.daily(variables: daily, from: start, days: days)
+      } ?? []
     return ForecastDocument(
       request: request, current: conditions, hourly: series, dailyVariables: daily, daily: summaries)
   }

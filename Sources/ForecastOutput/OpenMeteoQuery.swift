@@ -57,21 +57,23 @@ public struct OpenMeteoQuery: Sendable {
   /// - Throws: `ForecastError` when the point is outside every domain or no run covers a
   ///   block's times.
   public func answer(_ forecaster: Forecaster) throws(ForecastError) -> OpenMeteoAnswer {
+    // The point is located once for every block; a request for no variable asks nothing of
+    // it, even outside every domain.
+    guard !(self.current.isEmpty && self.hourly.isEmpty && minutely15.isEmpty && self.daily.isEmpty) else {
+      return OpenMeteoAnswer(
+        query: self, current: nil, hourly: nil, minutely15: nil, minutely15Steps: [], daily: nil)
+    }
+    let point = try forecaster.point(request)
     let current =
       self.current.isEmpty
       ? nil
       : try block(
         self.current, times: [LocalHour(instant: currentTime, utcOffset: request.timeZone.utcOffset(at: currentTime))],
-        interval: Self.currentInterval, forecaster)
-    let hourly = self.hourly.isEmpty ? nil : try block(self.hourly, times: hours, interval: 3_600, forecaster)
-    let minutely = minutely15.isEmpty ? nil : try block(minutely15, times: quarters, interval: 900, forecaster)
-    var minutelySteps: [Int64] = []
-    if minutely != nil {
-      let sources = try? forecaster.catalog.sources(
-        latitude: request.latitude, longitude: request.longitude, method: request.method, domain: request.domain)
-      minutelySteps = sources?.sources.map(\.cube.stepLength) ?? []
-    }
-    let daily = self.daily.isEmpty ? nil : try dailyBlock(forecaster)
+        interval: Self.currentInterval, point)
+    let hourly = self.hourly.isEmpty ? nil : try block(self.hourly, times: hours, interval: 3_600, point)
+    let minutely = minutely15.isEmpty ? nil : try block(minutely15, times: quarters, interval: 900, point)
+    let minutelySteps = minutely == nil ? [] : point.sources.sources.map(\.cube.stepLength)
+    let daily = self.daily.isEmpty ? nil : try dailyBlock(point)
     return OpenMeteoAnswer(
       query: self, current: current, hourly: hourly, minutely15: minutely, minutely15Steps: minutelySteps,
       daily: daily)
@@ -80,20 +82,19 @@ public struct OpenMeteoQuery: Sendable {
   /// The columns at `times`, each value describing the `interval` ending at its time where
   /// the quantity is an amount or a mean.
   private func block(
-    _ columns: [Column], times: [LocalHour], interval: Int64, _ forecaster: Forecaster
+    _ columns: [Column], times: [LocalHour], interval: Int64, _ point: PointForecast
   ) throws(ForecastError) -> OpenMeteoAnswer.Block {
     var metrics: [Metric] = []
     for column in columns {
       for metric in column.quantity.inputs where !metrics.contains(metric) { metrics.append(metric) }
     }
     let instants = times.map(\.instant)
-    let series = try forecaster.hourly(
-      request, metrics: metrics, instants: instants, utcOffsets: times.map(\.utcOffset))
+    let series = try point.hourly(metrics: metrics, instants: instants, utcOffsets: times.map(\.utcOffset))
     // The flux at each interval's start, for the means; an interval starting before every
     // run has no mean.
     var previous: [Double?] = []
     if columns.contains(where: { $0.quantity == .shortwaveMean }) {
-      let earlier = try? forecaster.hourly(request, metrics: [.shortwave], instants: instants.map { $0 - interval })
+      let earlier = try? point.hourly(metrics: [.shortwave], instants: instants.map { $0 - interval })
       previous = earlier?.values[0] ?? Array(repeating: nil, count: instants.count)
     }
     // An amount is stored per hour; a shorter interval gets its share of the hour.
@@ -124,12 +125,12 @@ public struct OpenMeteoQuery: Sendable {
     return OpenMeteoAnswer.Block(times: times, values: values, series: series)
   }
 
-  private func dailyBlock(_ forecaster: Forecaster) throws(ForecastError) -> OpenMeteoAnswer.Daily {
+  private func dailyBlock(_ point: PointForecast) throws(ForecastError) -> OpenMeteoAnswer.Daily {
     var variables: [DailyVariable] = []
     for column in daily {
       for variable in column.quantity.inputs where !variables.contains(variable) { variables.append(variable) }
     }
-    let summaries = try forecaster.daily(request, variables: variables, from: start, days: days)
+    let summaries = try point.daily(variables: variables, from: start, days: days)
     let values = daily.map { column -> [Double?] in
       summaries.map { summary -> Double? in
         switch column.quantity {

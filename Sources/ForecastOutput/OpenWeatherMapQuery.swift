@@ -63,8 +63,9 @@ public struct OpenWeatherMapQuery: Sendable {
     let metrics = Self.metrics + [.precipitationProbability]
     // The entries are UTC: no local offsets are needed, and finding them in the zone would
     // cost a Foundation call an hour.
-    let series = try forecaster.hourly(
-      request, metrics: metrics, instants: instants, utcOffsets: Array(repeating: 0, count: instants.count))
+    let point = try forecaster.point(request)
+    let series = try point.hourly(
+      metrics: metrics, instants: instants, utcOffsets: Array(repeating: 0, count: instants.count))
     var entries: [OpenWeatherMapAnswer.Entry] = []
     entries.reserveCapacity(count)
     // Each metric's column (its first in `metrics`, 0 when absent), found once: searching
@@ -84,7 +85,7 @@ public struct OpenWeatherMapQuery: Sendable {
     if entries.isEmpty {
       // Hours after the first entry are covered but its own is not: the library's error
       // says which runs cover what.
-      _ = try forecaster.hourly(request, metrics: [.temp], instants: [first])
+      _ = try point.hourly(metrics: [.temp], instants: [first])
       throw .notCovered(first: first, last: first, runs: [])
     }
     return OpenWeatherMapAnswer(query: self, entries: entries)
@@ -95,7 +96,7 @@ public struct OpenWeatherMapQuery: Sendable {
   /// - Throws: `ForecastError` when the point is outside every domain or no run covers now.
   public func weather(_ forecaster: Forecaster) throws(ForecastError) -> OpenWeatherMapAnswer {
     let time = Self.currentTime(at: now)
-    let conditions = try forecaster.current(request, metrics: Self.metrics, at: time)
+    let conditions = try forecaster.point(request).current(metrics: Self.metrics, at: time)
     guard conditions.provenance != nil else {
       throw .notCovered(first: time, last: time, runs: [])
     }

@@ -7,6 +7,6 @@ public struct WarningEvaluation: Sendable {
   /// How many hours were read: the longest validity of the rules.
   public let hours: Int
   /// The cell that answered the first covered hour; nil when none answered (and from
-  /// `WarningEvaluator.warnings(for:now:forecaster:)`, which does not outline it).
+  /// `WarningEvaluator.warnings(for:now:)`, which does not outline it).
   public let cell: WarningCell?
 }

@@ -19,24 +19,19 @@ public struct WarningEvaluator: Sendable {
     self.rules = rules
   }
 
-  /// The warnings `request`'s point triggers from the current hour of `now` (Unix
-  /// seconds), in order of onset, then of the rules in the file. Only the request's place,
-  /// method, domain, cell selection and elevation count: thresholds are compared in their
-  /// own units, whatever units the request asks for.
-  /// - Throws: `ForecastError` when the point is outside every domain or no run covers
-  ///   any of the hours.
-  public func warnings(
-    for request: ForecastRequest, now: Int64, forecaster: Forecaster
-  ) throws(ForecastError) -> [Warning] {
-    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: false).warnings
+  /// The warnings `point` triggers from the current hour of `now` (Unix seconds), in order
+  /// of onset, then of the rules in the file. Only the request's place, method, domain, cell
+  /// selection and elevation count: thresholds are compared in their own units, whatever
+  /// units the request asks for.
+  /// - Throws: `ForecastError` when no run covers any of the hours.
+  public func warnings(for point: PointForecast, now: Int64) throws(ForecastError) -> [Warning] {
+    try evaluate(point, now: now, outlineFirstCell: false).warnings
   }
 
-  /// `warnings(for:now:forecaster:)` with the hours read and the cell that answered the
-  /// first of them, which a document with no warning still names.
-  public func evaluate(
-    _ request: ForecastRequest, now: Int64, forecaster: Forecaster
-  ) throws(ForecastError) -> WarningEvaluation {
-    try evaluate(request, now: now, forecaster: forecaster, outlineFirstCell: true)
+  /// `warnings(for:now:)` with the hours read and the cell that answered the first of
+  /// them, which a document with no warning still names.
+  public func evaluate(_ point: PointForecast, now: Int64) throws(ForecastError) -> WarningEvaluation {
+    try evaluate(point, now: now, outlineFirstCell: true)
   }
 
   /// The warnings from hours a caller has read already, so that a forecast that lists
@@ -44,7 +39,7 @@ public struct WarningEvaluator: Sendable {
   /// rule's metric in canonical units (`UnitSystem.si`) and, somewhere among its instants,
   /// the consecutive hours H, H + 1 h, … H + `horizonHours` h, H the start of the hour
   /// holding `now`: a series of local hours does where the zone's offset is whole hours.
-  /// Nil when it does not; the caller then asks `warnings(for:now:forecaster:)`. The
+  /// Nil when it does not; the caller then asks `warnings(for:now:)`. The
   /// values of an instant do not depend on the other instants read with it, so both give
   /// the same warnings.
   public func warnings(in series: HourlySeries, now: Int64, catalog: RunCatalog) -> [Warning]? {
@@ -61,7 +56,7 @@ public struct WarningEvaluator: Sendable {
   /// `evaluate`, outlining the first hour's cell only when asked: a caller that wants the
   /// warnings alone does not pay for it.
   private func evaluate(
-    _ request: ForecastRequest, now: Int64, forecaster: Forecaster, outlineFirstCell: Bool
+    _ point: PointForecast, now: Int64, outlineFirstCell: Bool
   ) throws(ForecastError) -> WarningEvaluation {
     let hours = max(rules.horizonHours, 1)
     let start = Self.hourStart(now)
@@ -69,12 +64,10 @@ public struct WarningEvaluator: Sendable {
     for rule in rules.rules where !metrics.contains(rule.metric) { metrics.append(rule.metric) }
     // One more instant than hours: the last hour's amount is stamped at its end.
     let instants = (0...hours).map { start + Int64($0) * 3_600 }
-    var canonical = request
-    canonical.units = .si
-    let series = try forecaster.hourly(
-      canonical, metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
+    let series = try point.inUnits(.si).hourly(
+      metrics: metrics, instants: instants, utcOffsets: [Int](repeating: 0, count: instants.count))
     return evaluate(
-      series, first: 0, start: start, hours: hours, catalog: forecaster.catalog, outlineFirstCell: outlineFirstCell)
+      series, first: 0, start: start, hours: hours, catalog: point.catalog, outlineFirstCell: outlineFirstCell)
   }
 
   /// The rules evaluated over `series`' instants `first…first + hours`, which are the hours

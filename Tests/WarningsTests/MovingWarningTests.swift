@@ -56,7 +56,7 @@ import _TestSupport
     // Temperature rises 0.5 °C an hour from about 21.9 °C here: above 23.6 °C from step 4,
     // when the nest is in its third position (steps 4 and 5).
     let evaluation = try WarningEvaluator(rules: try Self.rules(validity: 6)).evaluate(
-      Self.point, now: MovingStore.firstTime, forecaster: forecaster)
+      try forecaster.point(Self.point), now: MovingStore.firstTime)
     let warning = try #require(evaluation.warnings.first)
     #expect(evaluation.warnings.count == 1)
     #expect(warning.onset == MovingStore.firstTime + 4 * 3_600 && warning.expires == MovingStore.firstTime + 6 * 3_600)
@@ -80,7 +80,7 @@ import _TestSupport
     let store = try #require(Self.store)
     let forecaster = Forecaster(catalog: try ForecastStore(path: store).catalog)
     let evaluation = try WarningEvaluator(rules: try Self.rules(validity: 8)).evaluate(
-      Self.point, now: MovingStore.firstTime, forecaster: forecaster)
+      try forecaster.point(Self.point), now: MovingStore.firstTime)
     let warning = try #require(evaluation.warnings.first)
     #expect(warning.expires == MovingStore.firstTime + 8 * 3_600)
     #expect(Set(MovingStore.stepPositions[4..<8]) == [1, 2])

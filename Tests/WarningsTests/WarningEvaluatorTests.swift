@@ -67,7 +67,7 @@ import _TestSupport
     let forecaster = try #require(Self.forecaster)
     let rules = try Self.rules(Self.rule("heavy-rain", metric: "rain", "above", "10 mm/h"))
     let warnings = try WarningEvaluator(rules: rules).warnings(
-      for: try Self.centre(5, 9), now: RainyStore.now, forecaster: forecaster)
+      for: try forecaster.point(Self.centre(5, 9)), now: RainyStore.now)
     // The hours ending at steps 6, 12–14 and 20: rain stamped at 06:00 fell from 05:00.
     let hour = { (step: Int) in RainyStore.start + Int64(step) * 3_600 }
     #expect(warnings.map(\.onset) == [hour(5), hour(11), hour(19)])
@@ -78,7 +78,7 @@ import _TestSupport
     // The eastern half had no heavy rain.
     #expect(
       try WarningEvaluator(rules: rules).warnings(
-        for: try Self.centre(18, 9), now: RainyStore.now, forecaster: forecaster
+        for: try forecaster.point(Self.centre(18, 9)), now: RainyStore.now
       )
       .isEmpty)
   }
@@ -87,7 +87,7 @@ import _TestSupport
     let forecaster = try #require(Self.forecaster)
     let rules = try Self.rules(Self.rule("rain-3h", metric: "rain", "above", "10", duration: 3))
     let warnings = try WarningEvaluator(rules: rules).warnings(
-      for: try Self.centre(5, 9), now: RainyStore.now, forecaster: forecaster)
+      for: try forecaster.point(Self.centre(5, 9)), now: RainyStore.now)
     #expect(warnings.map(\.onset) == [RainyStore.start + 11 * 3_600])
     #expect(warnings.map(\.expires) == [RainyStore.start + 14 * 3_600])
   }
@@ -117,7 +117,7 @@ import _TestSupport
     for (i, j) in [(5, 9), (18, 9), (0, 0), (23, 17)] {
       let point = try Self.centre(i, j)
       let series = try forecaster.hourly(point, metrics: metrics, instants: instants)
-      let own = try evaluator.warnings(for: point, now: RainyStore.now, forecaster: forecaster)
+      let own = try evaluator.warnings(for: try forecaster.point(point), now: RainyStore.now)
       let reused = try #require(evaluator.warnings(in: series, now: RainyStore.now, catalog: forecaster.catalog))
       #expect(Self.summary(reused) == Self.summary(own), "at (\(i), \(j))")
       total += own.count
@@ -158,7 +158,7 @@ import _TestSupport
         let rules = try Self.rules(
           Self.rule("r", metric: name, comparison, text, duration: duration, validity: hours))
         let warnings = try WarningEvaluator(rules: rules).warnings(
-          for: point, now: RainyStore.now, forecaster: forecaster)
+          for: try forecaster.point(point), now: RainyStore.now)
         let expected = Self.warnedHours(
           values, instant: metric.temporal == .instant, hours: hours, duration: duration, triggers: oracle)
         #expect(Self.covered(warnings, start: start) == expected, "\(name) \(comparison) \(middle) at (\(i), \(j))")
@@ -178,7 +178,7 @@ import _TestSupport
     }
     for (i, j) in [(5, 9), (0, 0), (11, 17)] {
       let evaluation = try WarningEvaluator(rules: rules).evaluate(
-        try Self.centre(i, j), now: RainyStore.now, forecaster: forecaster)
+        try forecaster.point(Self.centre(i, j)), now: RainyStore.now)
       let cell = try #require(evaluation.cell)
       #expect(cell.provenance.i == i && cell.provenance.j == j)
       #expect(cell.corners.count == 4)
@@ -216,7 +216,7 @@ import _TestSupport
     let evaluator = WarningEvaluator(rules: rules)
     let point = try Self.centre(5, 9)
     func identifier(_ request: ForecastRequest, now: Int64, _ evaluator: WarningEvaluator) throws -> String {
-      CAPDocument(evaluation: try evaluator.evaluate(request, now: now, forecaster: forecaster), sender: "s@x")
+      CAPDocument(evaluation: try evaluator.evaluate(try forecaster.point(request), now: now), sender: "s@x")
         .identifier
     }
     let first = try identifier(point, now: RainyStore.now, evaluator)

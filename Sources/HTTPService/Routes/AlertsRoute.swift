@@ -65,7 +65,7 @@ struct AlertsRoute: Sendable {
       try query.required("longitude", expected: longitudeHelp), name: "longitude", in: -180...360,
       expected: longitudeHelp)
     let point = ForecastRequest(latitude: latitude, longitude: longitude)
-    return (point, try evaluator.evaluate(point, now: clock(), forecaster: Forecaster(catalog: store.catalog)))
+    return (point, try evaluator.evaluate(Forecaster(catalog: store.catalog).point(point), now: clock()))
   }
 
   /// The point's CAP document as an absolute URL on the host the client called (its

@@ -81,16 +81,17 @@ struct DarkSkyRoute: Sendable {
     let answer: DarkSkyAnswer
     var written: DarkSkyDocument.WrittenBlocks?
     // The outlook is keyed by the generation of the catalog it is made from.
+    let point = try forecaster.point(query.request)
     if let outlooks, let key = DarkSkyOutlookCache.Key(query, catalog: forecaster.catalog.generation) {
       let entry = try outlooks.entry(key) { () throws(ForecastError) in
-        let outlook = try query.outlook(forecaster, warnings: warnings)
+        let outlook = try query.outlook(point, warnings: warnings)
         return DarkSkyOutlookCache.Entry(
           outlook: outlook, written: DarkSkyDocument.WrittenBlocks(outlook, query: query))
       }
-      answer = try query.answer(forecaster, outlook: entry.outlook)
+      answer = try query.answer(point, outlook: entry.outlook)
       written = entry.written
     } else {
-      answer = try query.answer(forecaster, warnings: warnings)
+      answer = try query.answer(point, outlook: query.outlook(point, warnings: warnings))
     }
     let alerts = alerts(
       answer.warnings, asked: request, latitude: query.request.latitude, longitude: query.request.longitude)

@@ -54,7 +54,8 @@ struct LegacyRoutes: Sendable {
   func quick(_ forecaster: Forecaster, _ parameters: LegacyParameters) throws -> String {
     let request = try forecastRequest(parameters)
     let time = try parameters.hour()
-    let today = try forecaster.day(request, metrics: Self.metrics, date: LocalTimeZone.utc.date(containing: time))
+    let point = try forecaster.point(request)
+    let today = try point.day(metrics: Self.metrics, date: LocalTimeZone.utc.date(containing: time))
     if let hour = today.hours.firstIndex(where: { $0.instant == time }), today.sourceOfHour[hour] != nil {
       let temperature = DailyStatistics(hourly: today.values[0])
       return Self.conditions(
@@ -62,7 +63,7 @@ struct LegacyRoutes: Sendable {
     }
     // No run covers the hour itself, only others of its day: `current` says so, naming
     // what the runs cover.
-    let conditions = try forecaster.current(request, metrics: Self.metrics, at: time)
+    let conditions = try point.current(metrics: Self.metrics, at: time)
     return Self.conditions(
       conditions.values, maximum: conditions.temperatureMaximum, minimum: conditions.temperatureMinimum)
   }
