@@ -118,20 +118,15 @@ extension CubeWriter {
   )
     throws(CubeError) -> String
   {
-    defer { close(descriptor) }
-    guard flushed && fsync(descriptor) == 0 else {
+    guard flushed else {
+      close(descriptor)
       let reason = "cannot flush to disk: \(FileSystem.errnoText())"
       unlink(temporaryPath)
       throw CubeError(path: temporaryPath, reason: reason)
     }
-    // Only ever a rename: a served cube is replaced, never written over or truncated (its
-    // readers' mappings would change under them; see README, "Operating nwpcube").
-    guard rename(temporaryPath, destination) == 0 else {
-      let reason = "cannot rename into place: \(FileSystem.errnoText())"
-      unlink(temporaryPath)
-      throw CubeError(path: destination, reason: reason)
+    if let reason = DurablePublish.publish(descriptor, temporaryPath: temporaryPath, to: destination) {
+      throw CubeError(path: reason.hasPrefix("cannot flush") ? temporaryPath : destination, reason: reason)
     }
-    FileSystem.syncDirectory(FileSystem.directory(of: destination))
     return destination
   }
 }

@@ -55,19 +55,13 @@ final class ExportFile {
     }
   }
 
-  /// Closes the file and renames it over `path`.
+  /// Flushes the file to disk and renames it over `path`, durably (`DurablePublish`): a
+  /// crash leaves the old file or the whole export, never a torn one.
   func publish() throws(ExportFailure) {
-    let closed = close(descriptor)
+    let file = descriptor
     descriptor = -1
-    guard closed == 0 else {
-      let error = errno
-      unlink(temporary)
-      throw Self.failure(path, error)
-    }
-    guard rename(temporary, path) == 0 else {
-      let error = errno
-      unlink(temporary)
-      throw Self.failure(path, error)
+    if let reason = DurablePublish.publish(file, temporaryPath: temporary, to: path) {
+      throw ExportFailure("--out \(path): \(reason)")
     }
   }
 

@@ -167,7 +167,8 @@ import _TestSupport
       [path, "--metric", "temp", "--out", missingDirectory],
       mentions: ["--out \(missingDirectory): cannot write: No such file or directory"])
     try expectFailure(
-      [path, "--metric", "temp", "--out", directory], mentions: ["--out \(directory): cannot write: Is a directory"])
+      [path, "--metric", "temp", "--out", directory],
+      mentions: ["--out \(directory): cannot rename into place: Is a directory"])
     try expectFailure(
       [path, "--metric", "temp", "--out", path], mentions: ["--out \(path): is the cube being exported"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good)
