@@ -37,6 +37,12 @@ let package = Package(
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
     .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
+    // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
+    // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
+    // header and library are in the default search paths without it.
+    .systemLibrary(name: "CEcCodes", providers: [.apt(["libeccodes-dev"]), .brew(["eccodes"])]),
+    .target(name: "GRIB", dependencies: ["CEcCodes", "GridGeometry", "UTCTime"]),
     // PNG encoding for map tiles: Debian's libpng, through a small C writer (libpng reports
     // errors by longjmp, which Swift cannot catch).
     .systemLibrary(
@@ -118,6 +124,7 @@ let package = Package(
       name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
       swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
+    .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "GridGeometry", "PointQuery", "_TestSupport"]),
     .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),

@@ -1,0 +1,126 @@
+import GRIB
+import GridGeometry
+import Testing
+
+@Suite struct GRIBGridTests {
+  /// The difference of two longitudes in degrees, the short way round.
+  static func longitudeDifference(_ a: Double, _ b: Double) -> Double {
+    let d = (a - b).truncatingRemainder(dividingBy: 360)
+    return abs(d > 180 ? d - 360 : d < -180 ? d + 360 : d)
+  }
+
+  /// Every cell's latitude and longitude equal `grib_get_data`'s for the same point, in
+  /// the message's order, within what a Float holds (2·10⁻⁵°, plus the last digit of a
+  /// file's millidegrees for edition 1): a Lambert grid (NAM), a polar stereographic one
+  /// (NGM), Mercator, a global 1° grid scanning north to south in 0–360, an edition 1 grid
+  /// scanning south to north, a Gaussian grid, two rotated grids (a pole on the equator,
+  /// and one whose pole is at 36.5° S), and a Lambert grid on a spheroid.
+  @Test(arguments: [
+    ("nam.t00z.awp21100.tm00.grib2", "lambert"), ("ngm.grb", "polar_stereographic"),
+    ("dspr.temp.msg1.rows.grib2", "mercator"), ("regular_ll_msl.grib", "regular_ll"),
+    ("scanning_mode_64.grib", "regular_ll"), ("gfs.t12z.pgrbf120.2p5deg.2t_tp_prate.grib2", "regular_ll"),
+    ("regular_gg_ml.grib", "regular_gg"), ("rotated_ll_sfc_grib2.tmpl", "rotated_ll"),
+    ("ecoclimap_rot.msg1.grib1", "rotated_ll"), ("no-radius-shapeOfEarth-7.grb2", "lambert"),
+  ])
+  func coordinatesEqualGribGetData(_ name: String, _ gridType: String) throws {
+    let path = ECCodesTools.sample(name)
+    let file = try GRIBFile(path: path)
+    let message = file.messages[0]
+    let grid = try file.grid(of: message)
+    #expect(grid.gridType == gridType)
+    #expect(grid.width == message.ni && grid.height == message.nj)
+    let oracle = try ECCodesTools.data(of: path, message: 1)
+    #expect(grid.latitudes.count == oracle.count && grid.longitudes.count == oracle.count)
+    var worst = (latitude: 0.0, longitude: 0.0)
+    for (k, point) in oracle.enumerated() where k < grid.latitudes.count {
+      worst.latitude = max(worst.latitude, abs(Double(grid.latitudes[k]) - point.latitude))
+      // Longitude means nothing at a pole.
+      if abs(point.latitude) < 89.999 {
+        worst.longitude = max(
+          worst.longitude, Self.longitudeDifference(Double(grid.longitudes[k]), point.longitude))
+      }
+    }
+    let tolerance = message.edition == 1 ? 1e-3 : 1e-4
+    #expect(worst.latitude < tolerance, "\(name): latitudes off by up to \(worst.latitude)°")
+    #expect(worst.longitude < tolerance, "\(name): longitudes off by up to \(worst.longitude)°")
+  }
+
+  /// Regular grids keep the file's order and longitude convention, as the CF path keeps a
+  /// converted GFS file's: the global 1° grid runs from 90° N down, from 0° to 359° E.
+  @Test func aGlobalGridKeepsItsRowsAndLongitudesAsTheFileHasThem() throws {
+    let file = try GRIBFile(path: ECCodesTools.sample("regular_ll_msl.grib"))
+    let grid = try file.grid(of: file.messages[0])
+    #expect(grid.width == 360 && grid.height == 181)
+    #expect(grid.latitudes[0] == 90 && grid.latitudes[360] == 89 && grid.latitudes[180 * 360] == -90)
+    #expect(grid.longitudes[0] == 0 && grid.longitudes[1] == 1 && grid.longitudes[359] == 359)
+    #expect(grid.projection == nil)
+  }
+
+  /// NAM's grid is NCEP's grid 211 (Office Note 388): 93 × 65 Lambert points at 81.2705 km,
+  /// true at 25° N, from 12.190° N 133.459° W to 57.290° N 49.385° W. The projection returned
+  /// maps every cell's coordinates (as grib_get_data gives them) back to its own indices.
+  @Test func namIsNCEPGrid211AndItsProjectionLocatesEveryCell() throws {
+    let path = ECCodesTools.sample("nam.t00z.awp21100.tm00.grib2")
+    let file = try GRIBFile(path: path)
+    let grid = try file.grid(of: file.messages[0])
+    let last = grid.width * grid.height - 1
+    #expect(abs(Double(grid.latitudes[0]) - 12.190) < 0.001)
+    #expect(abs(Double(grid.longitudes[0]) - -133.459) < 0.001)
+    #expect(abs(Double(grid.latitudes[last]) - 57.290) < 0.002)
+    #expect(abs(Double(grid.longitudes[last]) - -49.385) < 0.002)
+    let projection = try #require(grid.projection)
+    #expect(projection.kind == .lambertConformal)
+    let oracle = try ECCodesTools.data(of: path, message: 1)
+    var worst = 0.0
+    for (k, point) in oracle.enumerated() {
+      guard let (x, y) = projection.gridCoordinates(latitude: point.latitude, longitude: point.longitude) else {
+        Issue.record("cell \(k) does not map")
+        continue
+      }
+      worst = max(worst, abs(x - Double(k % grid.width)), abs(y - Double(k / grid.width)))
+    }
+    #expect(worst < 1e-4, "cells off by up to \(worst)")
+  }
+
+  /// Polar stereographic and Mercator grids that scan west to east and south to north get
+  /// their projection; a spheroid's Lambert grid gets none (ecCodes' coordinates only).
+  @Test func projectionsComeWithGridsThatCountLikeThem() throws {
+    for (name, kind) in [("ngm.grb", MapProjection.Kind.polarStereographic), ("dspr.temp.msg1.rows.grib2", .mercator)] {
+      let file = try GRIBFile(path: ECCodesTools.sample(name))
+      #expect(try file.grid(of: file.messages[0]).projection?.kind == kind, "\(name)")
+    }
+    let oblate = try GRIBFile(path: ECCodesTools.sample("no-radius-shapeOfEarth-7.grb2"))
+    #expect(try oblate.grid(of: oblate.messages[0]).projection == nil)
+  }
+
+  /// Grids that cannot be served are refused with their gridType or scanning flag named,
+  /// and why.
+  @Test(arguments: [
+    (
+      "reduced_gg.grib",
+      "gridType: reduced_gg is not supported: a reduced (quasi-regular) Gaussian grid has rows of different lengths, which a cube's rectangular grid cannot hold"
+    ),
+    (
+      "reduced_gg_pl_32_grib2.tmpl",
+      "gridType: reduced_gg is not supported: a reduced (quasi-regular) Gaussian grid has rows of different lengths, which a cube's rectangular grid cannot hold"
+    ),
+    (
+      "alternate-scanning.grib",
+      "alternativeRowScanning: alternativeRowScanning = 1 (every other row runs backwards) is not supported"
+    ),
+    (
+      "dspr.temp.msg1.grib2",
+      "alternativeRowScanning: alternativeRowScanning = 1 (every other row runs backwards) is not supported"
+    ),
+    (
+      "scanning_mode.grib2",
+      "jPointsAreConsecutive: jPointsAreConsecutive = 1 (values run along columns, not rows) is not supported"
+    ),
+  ])
+  func unservableGridsAreRefusedByName(_ name: String, _ reason: String) throws {
+    let path = ECCodesTools.sample(name)
+    let file = try GRIBFile(path: path)
+    let error = #expect(throws: GRIBError.self) { try file.grid(of: file.messages[0]) }
+    #expect(error?.description == "\(path): message 1: \(reason)")
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRIB
+import Testing
+import _TestSupport
+
+@Suite struct GRIBHostileInputTests {
+  /// Writes `bytes` to a fresh file and returns its path.
+  static func write(_ bytes: [UInt8], named name: String) throws -> String {
+    let path = SampleFiles.temporaryDirectory("grib") + "/" + name
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  static func bytes(of name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: ECCodesTools.sample(name))))
+  }
+
+  /// A NetCDF file is not GRIB: the error says so and how many bytes were searched.
+  @Test func aFileThatIsNotGRIBIsRefused() throws {
+    let path = SampleFiles.grid("cf/gfs_1deg_subset.nc")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    let error = #expect(throws: GRIBError.self) { try GRIBFile(path: path) }
+    #expect(error?.description == "\(path): not a GRIB file: no message (no \"GRIB\" indicator) in its \(size) bytes")
+  }
+
+  /// An empty file and a missing one get their own errors.
+  @Test func emptyAndMissingFilesAreRefused() throws {
+    let empty = try Self.write([], named: "empty.grib2")
+    #expect(throws: GRIBError(reason: "not a GRIB file: it is empty", path: empty)) { try GRIBFile(path: empty) }
+    let missing = empty + ".absent"
+    let error = #expect(throws: GRIBError.self) { try GRIBFile(path: missing) }
+    #expect(error?.description == "\(missing): cannot open: No such file or directory")
+  }
+
+  /// A file cut inside its first message is truncated, with the length the message
+  /// declares (`totalLength`, as grib_ls prints it) and what is left.
+  @Test func aTruncatedMessageIsRefusedWithItsLengths() throws {
+    let name = "nam.t00z.awp21100.tm00.grib2"
+    let declared = try #require(
+      try ECCodesTools.keys(["totalLength"], of: ECCodesTools.sample(name)).first?["totalLength"])
+    let path = try Self.write(Array(try Self.bytes(of: name).prefix(5_000)), named: "cut.grib2")
+    let error = #expect(throws: GRIBError.self) { try GRIBFile(path: path) }
+    #expect(
+      error?.description
+        == "\(path): message 1: truncated: declares \(declared) bytes but the file ends 5000 bytes after its start")
+  }
+
+  /// A message whose last four bytes are not "7777" is damaged, and so is one whose
+  /// section lengths run past its end; the second message of a file is named as such.
+  @Test func damagedMessagesAreRefusedByNumber() throws {
+    let whole = try Self.bytes(of: "rotated_ll_sfc_grib2.tmpl")
+    var noEnd = whole
+    noEnd[noEnd.count - 1] = 0x36
+    let path = try Self.write(whole + noEnd, named: "no-end.grib2")
+    let error = #expect(throws: GRIBError.self) { try GRIBFile(path: path) }
+    #expect(
+      error?.description
+        == "\(path): message 2: damaged or truncated: its \(whole.count) bytes do not end with \"7777\"")
+
+    // Section 1 starts after the 16 bytes of section 0: give it a length past the message.
+    var long = whole
+    long[16] = 0x7F
+    let longPath = try Self.write(long, named: "long-section.grib2")
+    let longError = #expect(throws: GRIBError.self) { try GRIBFile(path: longPath) }
+    #expect(longError?.key == "section" && longError?.message == 1)
+    #expect(longError?.reason.hasPrefix("damaged: section 1 at byte 16 declares") == true)
+  }
+
+  /// ERA5's deliberately corrupted sample (cfgrib's test data) is refused with the message
+  /// and the reason, not a crash.
+  @Test func cfgribsCorruptedSampleIsRefused() throws {
+    let path = ECCodesTools.sample("era5-levels-corrupted.grib")
+    let error = #expect(throws: GRIBError.self) { try GRIBFile(path: path) }
+    #expect(error?.message != nil)
+    #expect(error?.description.hasPrefix("\(path): message ") == true)
+  }
+
+  /// The GRIB2 sample with its grid made 40,000 × 40,000 points (1.6 billion: 12.8 GB of
+  /// doubles) in its 191 bytes, as a constant field allows: its keys read, but its grid
+  /// and its values are refused by the limits before anything of that size is allocated.
+  /// In a child capped at 256 MiB more address space than it starts with.
+  @Test(.timeLimit(.minutes(2)))
+  func aHugeGridInATinyFileIsRefusedBeforeAllocating() async {
+    let outcome = await #expect(processExitsWith: .success) {
+      GRIBHostileInputTests.capMemory(megabytes: 256)
+      guard let path = try? GRIBHostileInputTests.hugeGrid(),
+        let file = try? GRIBFile(path: path), let message = file.messages.first,
+        message.numberOfDataPoints == 1_600_000_000
+      else { exit(3) }
+      do {
+        _ = try file.grid(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard
+          error.description
+            == "\(path): message 1: Ni/Nj: 40000 × 40000 = 1600000000 points is more than the 50000000 a grid may have"
+        else { exit(5) }
+      } catch {
+        exit(8)
+      }
+      do {
+        _ = try file.values(of: message)
+        exit(6)
+      } catch let error as GRIBError {
+        guard error.description == "\(path): message 1: numberOfDataPoints: 1600000000 points is not in 1…50000000"
+        else { exit(7) }
+      } catch {
+        exit(8)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// Limits this process's address space to what it uses now plus `megabytes`.
+  static func capMemory(megabytes: Int) {
+    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+    let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + megabytes << 20)
+    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    var cpu = rlimit(rlim_cur: 120, rlim_max: 120)
+    setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+  }
+
+  /// The rotated GRIB2 sample (a constant field, no bits per value) made to declare
+  /// 40,000 × 40,000 points: `numberOfDataPoints`, `Ni` and `Nj` in section 3 and
+  /// `numberOfValues` in section 5 rewritten, each a big-endian 32-bit integer.
+  static func hugeGrid() throws -> String {
+    var bytes = try Self.bytes(of: "rotated_ll_sfc_grib2.tmpl")
+    func put(_ value: UInt32, at offset: Int) {
+      for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k)) }
+    }
+    // Walk the sections from the end of section 0.
+    var position = 16
+    while position + 5 <= bytes.count - 4 {
+      let length = bytes[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
+      switch bytes[position + 4] {
+      case 3:
+        put(1_600_000_000, at: position + 6)
+        put(40_000, at: position + 30)
+        put(40_000, at: position + 34)
+      case 5:
+        put(1_600_000_000, at: position + 5)
+      default: break
+      }
+      position += length
+    }
+    return try write(bytes, named: "huge.grib2")
+  }
+}
