@@ -42,7 +42,10 @@ let package = Package(
     // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
     // header and library are in the default search paths without it.
     .systemLibrary(name: "CEcCodes", providers: [.apt(["libeccodes-dev"]), .brew(["eccodes"])]),
-    .target(name: "GRIB", dependencies: ["CEcCodes", "GridGeometry", "UTCTime"]),
+    // ecCodes calls that survive its internal assertions (which abort the process, and which
+    // damaged input reaches): a C jump out of ecCodes, which Swift cannot make.
+    .target(name: "CEcCodesGuard", dependencies: ["CEcCodes"]),
+    .target(name: "GRIB", dependencies: ["CEcCodes", "CEcCodesGuard", "GridGeometry", "UTCTime"]),
     // PNG encoding for map tiles: Debian's libpng, through a small C writer (libpng reports
     // errors by longjmp, which Swift cannot catch).
     .systemLibrary(

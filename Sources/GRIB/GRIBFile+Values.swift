@@ -18,7 +18,7 @@ extension GRIBFile {
           reason: "a buffer of \(values.count) values cannot take the message's \(count) points", path: path,
           message: message.number, key: "values")
       }
-      if handle.isDefined("missingValue") { try handle.set("missingValue", Self.missingMarker) }
+      if try handle.isDefined("missingValue") { try handle.set("missingValue", Self.missingMarker) }
       try handle.doubles("values", into: values)
     }
     for k in values.indices where values[k] == Self.missingMarker { values[k] = .nan }

@@ -1,4 +1,5 @@
 import CEcCodes
+import CEcCodesGuard
 import Synchronization
 
 /// The only place that calls ecCodes.
@@ -7,6 +8,9 @@ import Synchronization
 /// several threads at once, so every call goes through one process-wide lock, and every
 /// non-zero status becomes a `GRIBError` carrying `codes_get_error_message`'s text, what
 /// ecCodes logged during the call, and the file, message and key it concerns.
+///
+/// Calls go through `CEcCodesGuard`, which turns an ecCodes assertion (which would abort
+/// the process; damaged input reaches some) into a failed call with the assertion's text.
 enum GRIBLibrary {
   private static let lock = Mutex<Void>(())
   /// What ecCodes logged during the current call. ecCodes reports some failures (a
@@ -27,37 +31,47 @@ enum GRIBLibrary {
     codes_context_set_logging_proc(codes_context_get_default(), callback)
     return true
   }()
-  /// Whether an ecCodes assertion failed during the current call.
-  private static let assertionFailed = Mutex<Bool>(false)
 
-  /// Runs `body` (one or more ecCodes calls) under the lock and turns a non-zero status
-  /// into `GRIBError` naming `path`, `message` and `key`.
-  static func call(
-    _ function: String, path: String, message: Int?, key: String?, _ body: () -> Int32
-  ) throws(GRIBError) {
-    let (status, logged, asserted) = withLockCheckingAssertions(body)
-    guard status == 0, !asserted else {
-      throw error(
-        status: status == 0 ? Int32(GRIB_INTERNAL_ERROR) : status, function: function, logged: logged, path: path,
-        message: message, key: key)
-    }
+  /// What one call came to: `body`'s result, what ecCodes logged meanwhile, and the text of
+  /// the ecCodes assertion that cut it short, if one did.
+  struct Outcome<R> {
+    let result: R
+    let logged: String
+    let assertion: String?
   }
 
-  /// Runs `body` under the lock and returns its result with what ecCodes logged meanwhile.
-  static func withLock<R>(_ body: () -> R) -> (R, String) {
-    let (result, logged, _) = withLockCheckingAssertions(body)
-    return (result, logged)
-  }
-
-  /// Runs `body` under the lock and returns its result, what ecCodes logged meanwhile, and
-  /// whether one of ecCodes' internal assertions failed.
-  static func withLockCheckingAssertions<R>(_ body: () -> R) -> (R, String, Bool) {
+  /// Runs `body` (one guarded ecCodes call, given the guard to report in) under the lock.
+  static func withLock<R>(_ body: (UnsafeMutablePointer<nwpcube_codes_guard>) -> R) -> Outcome<R> {
     lock.withLock { _ in
       _ = installed
       log.withLock { $0 = "" }
-      assertionFailed.withLock { $0 = false }
-      let result = body()
-      return (result, log.withLock { $0 }, assertionFailed.withLock { $0 })
+      var guardState = nwpcube_codes_guard()
+      let result = body(&guardState)
+      let assertion: String? =
+        guardState.asserted == 0
+        ? nil
+        : withUnsafeBytes(of: guardState.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      return Outcome(result: result, logged: log.withLock { $0 }, assertion: assertion)
+    }
+  }
+
+  /// Runs `body` under the lock and turns a non-zero status, or an assertion, into
+  /// `GRIBError` naming `path`, `message` and `key`; `onAssertion` runs first if ecCodes
+  /// asserted (its handle is then not to be touched again).
+  static func call(
+    _ function: String, path: String, message: Int?, key: String?, onAssertion: () -> Void = {},
+    _ body: (UnsafeMutablePointer<nwpcube_codes_guard>) -> Int32
+  ) throws(GRIBError) {
+    let outcome = withLock(body)
+    if let assertion = outcome.assertion {
+      onAssertion()
+      throw GRIBError(
+        code: Int32(GRIB_INTERNAL_ERROR), reason: "\(function): the message is damaged: \(assertion)", path: path,
+        message: message, key: key)
+    }
+    guard outcome.result == 0 else {
+      throw error(
+        status: outcome.result, function: function, logged: outcome.logged, path: path, message: message, key: key)
     }
   }
 

@@ -112,6 +112,34 @@ import _TestSupport
     #expect(outcome?.exitStatus == .exitCode(0))
   }
 
+  /// One byte changed in the data section of GFS's precipitation rate makes ecCodes fail
+  /// an internal assertion while decoding, which aborts its own `grib_get_data`: here the
+  /// decode is an error naming the message, the key and the assertion, and the file's
+  /// other messages still decode to their values.
+  @Test func anEcCodesAssertionIsAnErrorNotAnAbort() throws {
+    let name = "gfs.t12z.pgrbf120.2p5deg.2t_tp_prate.grib2"
+    var bytes = try Self.bytes(of: name)
+    bytes[15_262] = 122
+    let path = try Self.write(bytes, named: "assertion.grib2")
+    let tool = Process()
+    tool.executableURL = URL(fileURLWithPath: "/usr/bin/grib_get_data")
+    tool.arguments = ["-w", "count=2", path]
+    tool.standardOutput = FileHandle.nullDevice
+    tool.standardError = FileHandle.nullDevice
+    try tool.run()
+    tool.waitUntilExit()
+    #expect(tool.terminationReason == .uncaughtSignal && tool.terminationStatus == SIGABRT)
+
+    let file = try GRIBFile(path: path)
+    let error = #expect(throws: GRIBError.self) { try file.values(of: file.messages[1]) }
+    #expect(error?.message == 2 && error?.key == "values")
+    #expect(error?.reason.hasPrefix("codes_get_double_array: the message is damaged: ecCodes assertion failed") == true)
+    let original = try GRIBFile(path: ECCodesTools.sample(name))
+    for k in [0, 2] {
+      #expect(try file.values(of: file.messages[k]) == original.values(of: original.messages[k]))
+    }
+  }
+
   /// Limits this process's address space to what it uses now plus `megabytes`.
   static func capMemory(megabytes: Int) {
     let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
@@ -148,5 +176,52 @@ import _TestSupport
       position += length
     }
     return try write(bytes, named: "huge.grib2")
+  }
+
+  /// Truncated and mutated copies of real messages, 1,200 of them from a fixed seed: each
+  /// is read, its grid built and its values decoded, and every failure is a `GRIBError`,
+  /// never a crash, a hang or a runaway allocation. In a child capped at 512 MiB more
+  /// address space than it starts with and two minutes of CPU.
+  @Test(.timeLimit(.minutes(5)))
+  func truncatedAndMutatedMessagesFailCleanly() async {
+    let outcome = await #expect(processExitsWith: .success) {
+      GRIBHostileInputTests.capMemory(megabytes: 512)
+      let names = [
+        "rotated_ll_sfc_grib2.tmpl", "ngm.grb", "scanning_mode_64.grib", "regular_gg_ml.grib",
+        "fields_with_missing_values.grib", "gfs.t12z.pgrbf120.2p5deg.2t_tp_prate.grib2",
+      ]
+      var random = TestRandom(seed: 30)
+      let directory = SampleFiles.temporaryDirectory("grib-fuzz")
+      for name in names {
+        guard let original = try? GRIBHostileInputTests.bytes(of: name) else { exit(3) }
+        for round in 0..<200 {
+          var bytes = original
+          if round % 4 == 0 {
+            bytes = Array(bytes.prefix(Int(random.next() % UInt64(bytes.count))))
+          } else {
+            for _ in 0...(random.next() % 8) {
+              // Most mutations land in the headers, where the sizes and the grid are.
+              let span = round % 2 == 0 ? min(bytes.count, 200) : bytes.count
+              bytes[Int(random.next() % UInt64(span))] = UInt8(truncatingIfNeeded: random.next())
+            }
+          }
+          let path = directory + "/\(round).grib"
+          guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { exit(4) }
+          do {
+            let file = try GRIBFile(path: path)
+            for message in file.messages {
+              _ = try? file.grid(of: message)
+              _ = try? file.values(of: message)
+            }
+          } catch let error as GRIBError {
+            guard error.description.hasPrefix(path) else { exit(5) }
+          } catch {
+            exit(6)
+          }
+        }
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
   }
 }
