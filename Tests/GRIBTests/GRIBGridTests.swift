@@ -1,6 +1,7 @@
 import GRIB
 import GridGeometry
 import Testing
+import _TestSupport
 
 @Suite struct GRIBGridTests {
   /// The difference of two longitudes in degrees, the short way round.
@@ -122,5 +123,47 @@ import Testing
     let file = try GRIBFile(path: path)
     let error = #expect(throws: GRIBError.self) { try file.grid(of: file.messages[0]) }
     #expect(error?.description == "\(path): message 1: \(reason)")
+  }
+}
+
+/// Grids made in the test from ecCodes' sample templates with `grib_set`, for the scanning
+/// directions and longitude conventions no sample file has.
+@Suite struct GRIBGeneratedGridTests {
+  /// `grib_set -s settings` of the template `template` into a fresh file.
+  static func generated(_ template: String, _ settings: String) throws -> String {
+    let path =
+      SampleFiles.temporaryDirectory("grib-generated") + "/" + template.replacingOccurrences(of: ".tmpl", with: "")
+    _ = try ECCodesTools.run("grib_set", ["-s", settings, "/usr/share/eccodes/samples/\(template)", path])
+    return path
+  }
+
+  /// Rows running east to west, and longitudes west of Greenwich in either edition: the
+  /// coordinates equal `grib_get_data`'s, the first column is the first point the keys give,
+  /// and a signed longitude stays signed.
+  @Test(arguments: [
+    (
+      "regular_ll_sfc_grib2.tmpl",
+      "iScansNegatively=1,longitudeOfFirstGridPointInDegrees=30,longitudeOfLastGridPointInDegrees=0", 30.0
+    ),
+    ("regular_ll_sfc_grib1.tmpl", "longitudeOfFirstGridPointInDegrees=-15,longitudeOfLastGridPointInDegrees=15", -15.0),
+    (
+      "regular_ll_sfc_grib2.tmpl",
+      "jScansPositively=1,latitudeOfFirstGridPointInDegrees=0,latitudeOfLastGridPointInDegrees=60", 0.0
+    ),
+  ])
+  func scanningDirectionsAndSignedLongitudesEqualGribGetData(
+    _ template: String, _ settings: String, _ first: Double
+  ) throws {
+    let path = try Self.generated(template, settings)
+    let file = try GRIBFile(path: path)
+    let grid = try file.grid(of: file.messages[0])
+    let oracle = try ECCodesTools.data(of: path, message: 1)
+    #expect(grid.latitudes.count == oracle.count)
+    for (k, point) in oracle.enumerated() where k < grid.latitudes.count {
+      #expect(abs(Double(grid.latitudes[k]) - point.latitude) < 1e-4, "cell \(k)")
+      #expect(GRIBGridTests.longitudeDifference(Double(grid.longitudes[k]), point.longitude) < 1e-4, "cell \(k)")
+    }
+    let firstPoint = settings.contains("jScansPositively") ? Double(grid.latitudes[0]) : Double(grid.longitudes[0])
+    #expect(firstPoint == first)
   }
 }
