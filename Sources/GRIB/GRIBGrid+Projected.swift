@@ -35,7 +35,7 @@ extension GRIBGrid {
       projection = try MapProjection(
         kind: parameters.kind, truelat1: parameters.truelat1, truelat2: parameters.truelat2,
         standardLongitude: parameters.standardLongitude, poleLatitude: .nan,
-        gridSpacing: parameters.dx * parameters.scaleAtTrueLatitude * MapProjection.earthRadius / radius,
+        gridSpacing: parameters.dx * MapProjection.earthRadius / radius,
         origin: first)
     } catch {
       throw fail("\(gridType) \(error)", key: parameters.spacingKey)
@@ -86,9 +86,6 @@ extension GRIBGrid {
     var standardLongitude = 0.0
     var dx: Double
     var dy: Double
-    /// The map's scale at the latitude where the file gives its spacing, relative to the
-    /// true latitudes': the spacing on the map is the file's times this.
-    var scaleAtTrueLatitude = 1.0
     var spacingKey: String
 
     init(_ handle: GRIBHandle, gridType: String) throws(GRIBError) {
@@ -100,10 +97,10 @@ extension GRIBGrid {
         standardLongitude = try handle.double("LoVInDegrees")
         dx = try handle.double("DxInMetres")
         dy = try handle.double("DyInMetres")
+        // The spacing is true at the true latitudes. Edition 2 says it is given at LaD, but
+        // ecCodes (and so every tool built on it) reads it at the true latitudes, and the
+        // producers (NCEP's NAM, HRRR, UPP) write LaD = Latin1: the reader follows ecCodes.
         spacingKey = "DxInMetres"
-        // Edition 2 gives the spacing at LaD, usually a true latitude; edition 1 at Latin1.
-        let lad = try handle.optionalDouble("LaDInDegrees") ?? truelat1
-        scaleAtTrueLatitude = Self.lambertScale(at: lad, truelat1: truelat1, truelat2: truelat2)
       case "polar_stereographic":
         kind = .polarStereographic
         // Edition 1 fixes the true latitude at 60°; the centre flag's first bit marks the south pole.
@@ -127,17 +124,6 @@ extension GRIBGrid {
             message: handle.message, key: "orientationOfTheGridInDegrees")
         }
       }
-    }
-
-    /// A Lambert conformal map's scale at `latitude` relative to its true latitudes',
-    /// k(φ) = cos φ₁ tanⁿ(45° + φ₁/2) / (cos φ tanⁿ(45° + φ/2)), in the cone's hemisphere;
-    /// 1 where the formula has no meaning (the checks in `MapProjection` then refuse).
-    static func lambertScale(at latitude: Double, truelat1: Double, truelat2: Double) -> Double {
-      guard latitude.isFinite, abs(latitude) < 90, abs(truelat1) < 90, latitude != truelat1 else { return 1 }
-      let n = LambertConformal(truelat1: truelat1, truelat2: truelat2, standardLongitude: 0).cone
-      let (phi1, phi) = (abs(truelat1) * .pi / 180, abs(latitude) * .pi / 180)
-      let k = cos(phi1) * pow(tan(.pi / 4 + phi1 / 2), n) / (cos(phi) * pow(tan(.pi / 4 + phi / 2), n))
-      return k.isFinite && k > 0 ? k : 1
     }
   }
 }

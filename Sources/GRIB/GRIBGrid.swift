@@ -11,9 +11,9 @@ import GridGeometry
 /// CF path keeps for a regular grid: a GFS file converted to NetCDF has the same
 /// descending latitudes and 0–360 longitudes, cell for cell.
 ///
-/// **Coordinates.** Regular, Gaussian and rotated grids' longitudes follow the file's
-/// convention (0–360 or −180–180; a longitude computed past 360 is brought back by a
-/// turn); projected grids' are −180…180. Latitudes and longitudes are computed from the
+/// **Coordinates.** Regular and Gaussian grids' longitudes follow the file's convention
+/// (0–360 or −180–180; a longitude computed past 360 is brought back by a turn); rotated
+/// and projected grids' are −180…180. Latitudes and longitudes are computed from the
 /// grid keys, not taken from ecCodes' iterator: the first and last points and the count
 /// (an increment's rounding in the file does not accumulate), Gaussian latitudes as the
 /// roots of the Legendre polynomial, the rotation of a rotated grid, and the projection

@@ -22,8 +22,8 @@ struct PoleRotation {
     poleLongitude = southPoleLongitude
   }
 
-  /// The geographic latitude and longitude (the pole's longitude plus −180…180) of the
-  /// point at rotated `latitude`, `longitude`.
+  /// The geographic latitude and longitude (−180…180) of the point at rotated `latitude`,
+  /// `longitude`.
   func geographic(latitude: Double, longitude: Double) -> (latitude: Double, longitude: Double) {
     let phi = latitude * .pi / 180
     let lambda = longitude * .pi / 180
@@ -33,7 +33,12 @@ struct PoleRotation {
     let xe = cosTheta * x - sinTheta * z
     let ze = sinTheta * x + cosTheta * z
     let geographicLatitude = asin(min(max(ze, -1), 1)) * 180 / .pi
-    let geographicLongitude = atan2(y, xe) * 180 / .pi + poleLongitude
+    var geographicLongitude = (atan2(y, xe) * 180 / .pi + poleLongitude).truncatingRemainder(dividingBy: 360)
+    if geographicLongitude > 180 {
+      geographicLongitude -= 360
+    } else if geographicLongitude < -180 {
+      geographicLongitude += 360
+    }
     return (geographicLatitude, geographicLongitude)
   }
 }

@@ -166,4 +166,46 @@ import _TestSupport
     let firstPoint = settings.contains("jScansPositively") ? Double(grid.latitudes[0]) : Double(grid.longitudes[0])
     #expect(firstPoint == first)
   }
+
+  /// A Lambert grid whose `LaD` is not its true latitude: the spacing is taken as ecCodes
+  /// (and the NAM and HRRR producers, who write LaD = Latin1) take it, true at the true
+  /// latitudes; the coordinates equal `grib_get_data`'s.
+  @Test func aLambertGridWithAnotherLaDEqualsGribGetData() throws {
+    let path = SampleFiles.temporaryDirectory("grib-generated") + "/lad.grib2"
+    _ = try ECCodesTools.run(
+      "grib_set", ["-w", "count=1", "-s", "LaDInDegrees=40", ECCodesTools.sample("nam.t00z.awp21100.tm00.grib2"), path])
+    let file = try GRIBFile(path: path)
+    let grid = try file.grid(of: file.messages[0])
+    let oracle = try ECCodesTools.data(of: path, message: 1)
+    var worst = 0.0
+    for (k, point) in oracle.enumerated() where k < grid.latitudes.count {
+      worst = max(
+        worst, abs(Double(grid.latitudes[k]) - point.latitude),
+        GRIBGridTests.longitudeDifference(Double(grid.longitudes[k]), point.longitude))
+    }
+    #expect(grid.latitudes.count == oracle.count)
+    #expect(worst < 1e-4, "off by up to \(worst)°")
+  }
+
+  /// The rotation by its definition, on ecCodes' rotated sample (rotated latitudes 60° to
+  /// 0° in 31 rows, longitudes 0° to 30° in 16 columns): with the frame's south pole at the
+  /// earth's, rotated coordinates are geographic ones; with it at 36.5° S 13.5° E, the
+  /// rotated origin (0°, 0°) lies 90° north of that pole on its meridian, at 53.5° N 13.5° E.
+  @Test func aRotatedGridTurnsAboutItsPoleByDefinition() throws {
+    let unturned = try GRIBGeneratedGridTests.generated(
+      "rotated_ll_sfc_grib2.tmpl", "latitudeOfSouthernPoleInDegrees=-90,longitudeOfSouthernPoleInDegrees=0")
+    let file = try GRIBFile(path: unturned)
+    let grid = try file.grid(of: file.messages[0])
+    for k in [0, 1, 15, 16, 250, 495] {
+      #expect(abs(Double(grid.latitudes[k]) - (60 - 2 * Double(k / 16))) < 1e-4, "cell \(k)")
+      #expect(abs(Double(grid.longitudes[k]) - 2 * Double(k % 16)) < 1e-4, "cell \(k)")
+    }
+    let turned = try GRIBGeneratedGridTests.generated(
+      "rotated_ll_sfc_grib2.tmpl", "latitudeOfSouthernPoleInDegrees=-36.5,longitudeOfSouthernPoleInDegrees=13.5")
+    let turnedFile = try GRIBFile(path: turned)
+    let turnedGrid = try turnedFile.grid(of: turnedFile.messages[0])
+    let origin = 30 * 16
+    #expect(abs(Double(turnedGrid.latitudes[origin]) - 53.5) < 1e-4)
+    #expect(abs(Double(turnedGrid.longitudes[origin]) - 13.5) < 1e-4)
+  }
 }

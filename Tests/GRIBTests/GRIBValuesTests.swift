@@ -1,4 +1,6 @@
+import Foundation
 import GRIB
+import Synchronization
 import Testing
 
 @Suite struct GRIBValuesTests {
@@ -65,5 +67,26 @@ import Testing
     #expect(
       error?.description == "\(path): message 1: values: a buffer of 10 values cannot take the message's 2385 points")
     #expect(buffer.allSatisfy { $0 == 7 })
+  }
+
+  /// Sixteen fields of one file decoded and their grids built from eight threads at once
+  /// (every ecCodes call goes through one lock) equal the same read one after another.
+  @Test func concurrentReadsEqualSequentialOnes() throws {
+    let file = try GRIBFile(path: ECCodesTools.sample("nam.t00z.awp21100.tm00.grib2"))
+    let picked = (0..<16).map { file.messages[$0 * 11] }
+    let expected = try picked.map { try file.values(of: $0) }
+    let expectedLatitudes = try file.grid(of: picked[0]).latitudes
+    let results = Mutex<[Int: ([Double], [Float])]>([:])
+    DispatchQueue.concurrentPerform(iterations: 8 * picked.count) { k in
+      let message = picked[k % picked.count]
+      guard let values = try? file.values(of: message), let grid = try? file.grid(of: message) else { return }
+      results.withLock { $0[k] = (values, grid.latitudes) }
+    }
+    let all = results.withLock { $0 }
+    #expect(all.count == 8 * picked.count)
+    for (k, result) in all {
+      #expect(result.0 == expected[k % picked.count], "read \(k)")
+      #expect(result.1 == expectedLatitudes, "read \(k)")
+    }
   }
 }
