@@ -99,4 +99,20 @@ import UTCTime
     #expect(message.earth == .spheroid(major: major, minor: minor))
     #expect(major > minor)
   }
+
+  /// Keys the message type does not carry are read by name and equal grib_ls's; a key the
+  /// message does not have is an error naming the file, the message and the key, in
+  /// ecCodes' words.
+  @Test func anyKeyReadsByNameAndAnUnknownOneIsAnError() throws {
+    let path = ECCodesTools.sample("gfs.t12z.pgrbf120.2p5deg.2t_tp_prate.grib2")
+    let file = try GRIBFile(path: path)
+    let oracle = try ECCodesTools.keys(["typeOfStatisticalProcessing", "packingType", "referenceValue"], of: path)
+    let precipitation = file.messages[2]
+    #expect(
+      "\(try file.long("typeOfStatisticalProcessing", of: precipitation))" == oracle[2]["typeOfStatisticalProcessing"])
+    #expect(try file.string("packingType", of: precipitation) == oracle[2]["packingType"])
+    #expect(try file.double("referenceValue", of: precipitation) == Double(oracle[2]["referenceValue"] ?? ""))
+    let error = #expect(throws: GRIBError.self) { try file.long("noSuchKey", of: precipitation) }
+    #expect(error?.description == "\(path): message 3: noSuchKey: codes_get_long: Key/value not found")
+  }
 }
