@@ -140,6 +140,29 @@ import _TestSupport
     }
   }
 
+  /// A grid whose Ni × Nj disagrees with its number of data points (the rotated sample's
+  /// Ni made 17 where 16 × 31 = 496 points are coded): both the grid and the values are
+  /// refused, naming the counts.
+  @Test func valuesThatDisagreeWithTheGridAreRefused() throws {
+    var bytes = try Self.bytes(of: "rotated_ll_sfc_grib2.tmpl")
+    var position = 16
+    while position + 5 <= bytes.count - 4 {
+      let length = bytes[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
+      if bytes[position + 4] == 3 { bytes[position + 33] = 17 }
+      position += length
+    }
+    let path = try Self.write(bytes, named: "ni.grib2")
+    let file = try GRIBFile(path: path)
+    let message = try #require(file.messages.first)
+    #expect(message.ni == 17 && message.nj == 31 && message.numberOfDataPoints == 496)
+    let expected =
+      "\(path): message 1: numberOfDataPoints: the grid's Ni × Nj = 17 × 31 = 527 disagrees with its 496 data points"
+    let gridError = #expect(throws: GRIBError.self) { try file.grid(of: message) }
+    #expect(gridError?.description == expected)
+    let valuesError = #expect(throws: GRIBError.self) { try file.values(of: message) }
+    #expect(valuesError?.description == expected)
+  }
+
   /// Limits this process's address space to what it uses now plus `megabytes`.
   static func capMemory(megabytes: Int) {
     let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
