@@ -243,6 +243,7 @@ import _TestSupport
           }
         }
       }
+      try? FileManager.default.removeItem(atPath: directory)
       exit(0)
     }
     #expect(outcome?.exitStatus == .exitCode(0))
