@@ -37,6 +37,15 @@ let package = Package(
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
     .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
+    // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
+    // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
+    // header and library are in the default search paths without it.
+    .systemLibrary(name: "CEcCodes", providers: [.apt(["libeccodes-dev"]), .brew(["eccodes"])]),
+    // ecCodes calls that survive its internal assertions (which abort the process, and which
+    // damaged input reaches): a C jump out of ecCodes, which Swift cannot make.
+    .target(name: "CEcCodesGuard", dependencies: ["CEcCodes"]),
+    .target(name: "GRIB", dependencies: ["CEcCodes", "CEcCodesGuard", "GridGeometry", "UTCTime"]),
     // PNG encoding for map tiles: Debian's libpng, through a small C writer (libpng reports
     // errors by longjmp, which Swift cannot catch).
     .systemLibrary(
@@ -118,6 +127,7 @@ let package = Package(
       name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
       swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
+    .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "GridGeometry", "PointQuery", "_TestSupport"]),
     .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),

@@ -1,0 +1,129 @@
+import Foundation
+import GridGeometry
+
+extension GRIBGrid {
+  /// Coordinates of a `lambert`, `polar_stereographic` or `mercator` grid.
+  ///
+  /// On a sphere, `MapProjection` (WRF's formulas, anchored on the first point) computes
+  /// them: its sphere is WRF's 6370 km, and every constant of its mappings scales as the
+  /// radius over the spacing, so the file's sphere is honoured exactly by handing it the
+  /// spacing scaled by 6370 km over the file's radius. On a spheroid the formulas would be
+  /// off by up to a few kilometres, so ecCodes' iterator (which has the ellipsoidal ones)
+  /// gives the coordinates instead.
+  static func projected(
+    _ handle: GRIBHandle, gridType: String, width: Int, height: Int, scanning: Scanning, earth: GRIBEarth
+  ) throws(GRIBError) -> Coordinates {
+    func fail(_ reason: String, key: String) -> GRIBError {
+      GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
+    }
+    guard case .sphere(let radius) = earth else {
+      return try iterated(handle, count: width * height)
+    }
+    guard radius.isFinite, radius > 1_000 else {
+      throw fail("\(radius) m is not the radius of a sphere", key: "radius")
+    }
+    let parameters = try ProjectionParameters(handle, gridType: gridType)
+    guard parameters.dx.isFinite, parameters.dx > 0, parameters.dy.isFinite, parameters.dy > 0 else {
+      throw fail("spacings \(parameters.dx) m × \(parameters.dy) m are not positive", key: parameters.spacingKey)
+    }
+    let first = (
+      latitude: try handle.double("latitudeOfFirstGridPointInDegrees"),
+      longitude: try handle.double("longitudeOfFirstGridPointInDegrees")
+    )
+    let projection: MapProjection
+    do {
+      projection = try MapProjection(
+        kind: parameters.kind, truelat1: parameters.truelat1, truelat2: parameters.truelat2,
+        standardLongitude: parameters.standardLongitude, poleLatitude: .nan,
+        gridSpacing: parameters.dx * MapProjection.earthRadius / radius,
+        origin: first)
+    } catch {
+      throw fail("\(gridType) \(error)", key: parameters.spacingKey)
+    }
+    // Grid coordinates count cells east and north; a grid that scans the other way counts back.
+    let (stepX, stepY) = (
+      scanning.iNegative ? -1.0 : 1.0, (scanning.jPositive ? 1.0 : -1.0) * parameters.dy / parameters.dx
+    )
+    var latitudes = [Float](repeating: 0, count: width * height)
+    var longitudes = [Float](repeating: 0, count: width * height)
+    for j in 0..<height {
+      for i in 0..<width {
+        let (latitude, longitude) = projection.coordinates(x: stepX * Double(i), y: stepY * Double(j))
+        latitudes[j * width + i] = Float(latitude)
+        longitudes[j * width + i] = Float(longitude)
+      }
+    }
+    let countsLikeProjection = stepX == 1 && stepY == 1
+    return Coordinates(
+      latitudes: latitudes, longitudes: longitudes, projection: countsLikeProjection ? projection : nil)
+  }
+
+  /// ecCodes' own coordinates (its `latitudes` and `longitudes` keys), for a grid whose
+  /// earth is a spheroid; the count was checked against `GRIBLimits` and is checked
+  /// against what ecCodes will give before it writes.
+  private static func iterated(_ handle: GRIBHandle, count: Int) throws(GRIBError) -> Coordinates {
+    var result = Coordinates(latitudes: [], longitudes: [], projection: nil)
+    var buffer = [Double](repeating: 0, count: count)
+    for key in ["latitudes", "longitudes"] {
+      let size = try handle.size(key)
+      guard size == count else {
+        throw GRIBError(
+          reason: "ecCodes gives \(size) coordinates for \(count) points", path: handle.path, message: handle.message,
+          key: key)
+      }
+      try buffer.withUnsafeMutableBufferPointer { pointer throws(GRIBError) in try handle.doubles(key, into: pointer) }
+      let values = buffer.map { Float($0 > 180 ? $0 - 360 : $0) }
+      if key == "latitudes" { result.latitudes = values } else { result.longitudes = values }
+    }
+    return result
+  }
+
+  /// A projected grid's parameters in `MapProjection`'s terms.
+  private struct ProjectionParameters {
+    var kind: MapProjection.Kind
+    var truelat1: Double
+    var truelat2 = Double.nan
+    var standardLongitude = 0.0
+    var dx: Double
+    var dy: Double
+    var spacingKey: String
+
+    init(_ handle: GRIBHandle, gridType: String) throws(GRIBError) {
+      switch gridType {
+      case "lambert":
+        kind = .lambertConformal
+        truelat1 = try handle.double("Latin1InDegrees")
+        truelat2 = try handle.double("Latin2InDegrees")
+        standardLongitude = try handle.double("LoVInDegrees")
+        dx = try handle.double("DxInMetres")
+        dy = try handle.double("DyInMetres")
+        // The spacing is true at the true latitudes. Edition 2 says it is given at LaD, but
+        // ecCodes (and so every tool built on it) reads it at the true latitudes, and the
+        // producers (NCEP's NAM, HRRR, UPP) write LaD = Latin1: the reader follows ecCodes.
+        spacingKey = "DxInMetres"
+      case "polar_stereographic":
+        kind = .polarStereographic
+        // Edition 1 fixes the true latitude at 60°; the centre flag's first bit marks the south pole.
+        let lad = abs(try handle.optionalDouble("LaDInDegrees") ?? 60)
+        let south = (try handle.optionalLong("projectionCentreFlag") ?? 0) & 128 != 0
+        truelat1 = south ? -lad : lad
+        standardLongitude = try handle.double("orientationOfTheGridInDegrees")
+        dx = try handle.double("DxInMetres")
+        dy = try handle.double("DyInMetres")
+        spacingKey = "DxInMetres"
+      default:
+        kind = .mercator
+        truelat1 = try handle.double("LaDInDegrees")
+        dx = try handle.double("DiInMetres")
+        dy = try handle.double("DjInMetres")
+        spacingKey = "DiInMetres"
+        let orientation = try handle.optionalDouble("orientationOfTheGridInDegrees") ?? 0
+        guard orientation == 0 else {
+          throw GRIBError(
+            reason: "a Mercator grid turned by \(orientation)° is not supported", path: handle.path,
+            message: handle.message, key: "orientationOfTheGridInDegrees")
+        }
+      }
+    }
+  }
+}
