@@ -3,23 +3,38 @@ import GridGeometry
 
 /// The scale study's grids: the set-up's time and one step's, whole grid and in bands.
 public enum Timing {
-  /// The least CPU time of this thread over `rounds` runs of `body`, in seconds: CPU
-  /// time, not wall time, so that other work on a shared machine does not count.
-  static func seconds(_ body: () -> Void) -> Double {
-    var best = Double.infinity
+  /// The least times over `rounds` runs of `body`, in seconds: this thread's CPU time,
+  /// the whole process's (every thread's) and wall time. CPU time does not count other
+  /// work on a shared machine; wall time does.
+  static func seconds(_ body: () -> Void) -> Times {
+    var best = Times(thread: .infinity, process: .infinity, wall: .infinity)
     for _ in 0..<rounds {
-      let start = cpu()
+      let (thread, process, wall) = (
+        clock(CLOCK_THREAD_CPUTIME_ID), clock(CLOCK_PROCESS_CPUTIME_ID), clock(CLOCK_MONOTONIC)
+      )
       body()
-      best = min(best, cpu() - start)
+      best.thread = min(best.thread, clock(CLOCK_THREAD_CPUTIME_ID) - thread)
+      best.process = min(best.process, clock(CLOCK_PROCESS_CPUTIME_ID) - process)
+      best.wall = min(best.wall, clock(CLOCK_MONOTONIC) - wall)
     }
     return best
   }
 
+  /// One measurement's three times.
+  struct Times: CustomStringConvertible {
+    var thread: Double
+    var process: Double
+    var wall: Double
+    var description: String {
+      String(format: "%.3f s (all threads %.3f s, wall %.3f s)", thread, process, wall)
+    }
+  }
+
   static let rounds = Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "") ?? 3
 
-  static func cpu() -> Double {
+  static func clock(_ id: clockid_t) -> Double {
     var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    clock_gettime(id, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
@@ -72,13 +87,13 @@ public enum Timing {
       }
       var checksum = 0.0
       let step = seconds { checksum = built.whole(rain).reduce(0) { $1.isNaN ? $0 : $0 + $1 } }
-      let banded: Double? =
+      let banded: Times? =
         built.bands(rain, width: width, height: height, rows: 64) == nil
         ? nil : seconds { _ = built.bands(rain, width: width, height: height, rows: 64) }
       print(
-        "\(name): set-up \(String(format: "%.3f", setUp)) s, step \(String(format: "%.3f", step)) s"
-          + (banded.map { ", step in 64-row bands \(String(format: "%.3f", $0)) s" } ?? "")
-          + ", halo \(built.halo) rows, mean \(String(format: "%.3f", checksum / Double(rain.count)))")
+        "\(name): set-up \(setUp), step \(step)"
+          + (banded.map { ", step in 64-row bands \($0)" } ?? "")
+          + ", \(built.detail), halo \(built.halo) rows, mean \(String(format: "%.3f", checksum / Double(rain.count)))")
     }
   }
 }

@@ -1,20 +1,21 @@
+import Dispatch
 import Foundation
 import GridGeometry
+import Synchronization
 
 extension PrecipitationNeighbourhood {
-  /// The unit vectors of a range of whole rows, and the two ways of finding which cells of
-  /// one of those rows lie within the radius of a cell: `trace`, exact on any row, and
+  /// The unit vectors of every cell of a grid, computed once, and the two ways of finding
+  /// which cells of one row lie within the radius of a cell: `trace`, exact on any row, and
   /// `sweep`, a two-pointer pass over a whole row that is exact where a row's cells within
   /// the radius of each cell form one interval moving forward along the row (every sane
-  /// projected grid away from a seam), which the set-up checks against `trace` for every
-  /// cell before it lets a pair of rows use it.
-  struct Rows {
-    /// The grid's rows held here: `rows.count * width` cells from global cell
-    /// `rows.lowerBound * width`.
-    let rows: Range<Int>
+  /// projected grid away from a seam), which the set-up proves or checks against `trace`
+  /// for every cell before it relies on it. Immutable: the threads of the set-up and of
+  /// the steps share one.
+  struct Rows: Sendable {
     let width: Int
+    let height: Int
     /// Each cell's unit vector, x, y and z in turn.
-    private var points: [Double]
+    private let points: [Double]
     /// The thresholds below, held here: a static computed at run time is checked for its
     /// initialization at every use, in the innermost loops.
     private let inner = Self.inner
@@ -34,29 +35,48 @@ extension PrecipitationNeighbourhood {
     static let innerChord = inner.squareRoot() * (1 - 1e-12)
     static let outerChord = outer.squareRoot() * (1 + 1e-12)
 
-    init(rows: Range<Int>, width: Int, latitudes: [Float], longitudes: [Float]) {
-      (self.rows, self.width, self.latitudes, self.longitudes) = (rows, width, latitudes, longitudes)
-      let count = rows.count * width
-      points = [Double](repeating: 0, count: 3 * count)
-      let base = rows.lowerBound * width
-      for local in 0..<count {
-        let point = Self.vector(latitudes[base + local], longitudes[base + local])
-        (points[3 * local], points[3 * local + 1], points[3 * local + 2]) = (point.x, point.y, point.z)
+    /// Below this many cells the vectors are computed on the calling thread.
+    static let parallelCells = 65_536
+
+    init(width: Int, height: Int, latitudes: [Float], longitudes: [Float]) {
+      (self.width, self.height, self.latitudes, self.longitudes) = (width, height, latitudes, longitudes)
+      let count = latitudes.count
+      let parts = count < Self.parallelCells ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
+      // The trigonometry is most of the set-up's cost on a grid that is not regular: split
+      // over the cores, each part's vectors joined in cell order.
+      let results = Mutex([[Double]](repeating: [], count: parts))
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let cells = (count * part / parts)..<(count * (part + 1) / parts)
+        var points = [Double]()
+        points.reserveCapacity(3 * cells.count)
+        for cell in cells {
+          let point = Self.vector(latitudes[cell], longitudes[cell])
+          points.append(point.x)
+          points.append(point.y)
+          points.append(point.z)
+        }
+        results.withLock { $0[part] = points }
       }
+      points = results.withLock { parts in parts.count == 1 ? parts[0] : parts.flatMap { $0 } }
     }
 
-    /// A cell's unit vector: one function, so that the set-up and every band compute the
-    /// same bits and `sweep` repeats exactly what the set-up checked.
+    /// A cell's unit vector: one function, so that every use computes the same bits.
     @inline(__always)
     static func vector(_ latitude: Float, _ longitude: Float) -> UnitVector {
       UnitVector(latitude: Double(latitude), longitude: Double(longitude))
     }
 
-    /// The local index of the first cell of grid row `row`.
+    /// Cell `cell`'s unit vector.
     @inline(__always)
-    func start(of row: Int) -> Int { (row - rows.lowerBound) * width }
+    func point(_ cell: Int) -> UnitVector {
+      UnitVector(x: points[3 * cell], y: points[3 * cell + 1], z: points[3 * cell + 2])
+    }
 
-    /// The squared chord between local cells `a` and `b`.
+    /// The index of the first cell of row `row`.
+    @inline(__always)
+    func start(of row: Int) -> Int { row * width }
+
+    /// The squared chord between cells `a` and `b`.
     @inline(__always)
     func squaredChord(_ a: Int, _ b: Int) -> Double {
       let (dx, dy, dz) = (
@@ -65,7 +85,7 @@ extension PrecipitationNeighbourhood {
       return dx * dx + dy * dy + dz * dz
     }
 
-    /// Whether local cells `a` and `b` are within the radius, by the definition.
+    /// Whether cells `a` and `b` are within the radius, by the definition.
     @inline(__always)
     func within(_ a: Int, _ b: Int) -> Bool {
       let squared = squaredChord(a, b)
@@ -74,16 +94,13 @@ extension PrecipitationNeighbourhood {
       return exactlyWithin(a, b)
     }
 
-    @inline(never)
+    @inline(__always)
     private func exactlyWithin(_ a: Int, _ b: Int) -> Bool {
-      let base = rows.lowerBound * width
-      return GreatCircle.distance(
-        latitude1: Double(latitudes[base + a]), longitude1: Double(longitudes[base + a]),
-        latitude2: Double(latitudes[base + b]), longitude2: Double(longitudes[base + b])) <= radius
+      PrecipitationNeighbourhood.isWithin(a, b, latitudes: latitudes, longitudes: longitudes)
     }
 
-    /// The longest chord between neighbouring cells of grid row `row`: how far along a
-    /// row the distance to any point can change from one cell to the next.
+    /// The longest chord between neighbouring cells of row `row`: how far along a row the
+    /// distance to any point can change from one cell to the next.
     func longestStep(row: Int) -> Double {
       let first = start(of: row)
       var longest = 0.0
@@ -92,11 +109,11 @@ extension PrecipitationNeighbourhood {
     }
 
     /// Calls `body` with each maximal run `lower..<upper` (indices along the row) of the
-    /// cells of grid row `row` within the radius of local cell `cell`, in order: exact on
-    /// any row. From a cell at chord d, the next t cells lie within d ± t · `step` (the
-    /// triangle inequality along the row), so the pass jumps over cells that are surely
-    /// outside or surely inside, and tests one by one only near the radius: a few tests
-    /// a row where the distance grows along the row, one per cell where it cannot be told.
+    /// cells of row `row` within the radius of cell `cell`, in order: exact on any row.
+    /// From a cell at chord d, the next t cells lie within d ± t · `step` (the triangle
+    /// inequality along the row), so the pass jumps over cells that are surely outside or
+    /// surely inside, and tests one by one only near the radius: a few tests a row where
+    /// the distance grows along the row, one per cell where it cannot be told.
     @inline(__always)
     func trace(_ cell: Int, row: Int, step: Double, _ body: (Int, Int) -> Void) {
       let first = start(of: row)
@@ -142,13 +159,55 @@ extension PrecipitationNeighbourhood {
       return count < Double(width) ? Int(count) : width
     }
 
-    /// Calls `body(i, lower, upper)` for each cell i of grid row `row`, with the cells
-    /// `lower..<upper` of grid row `other` it finds within the radius (empty when
-    /// `lower == upper`). It follows the nearest cell forward along `other` and moves the
-    /// interval's ends by direct tests, so a row costs a few tests a cell; it is exact only
-    /// where the set-up found it equal to `trace`.
+    /// A range of the cells of row `row` holding every cell whose chord from cell `cell`
+    /// is at most `chord` (empty when there is none): the exact pass's jumps, with one
+    /// threshold and no test near it.
+    func hull(around cell: Int, row: Int, chord: Double, step: Double) -> Range<Int> {
+      let first = start(of: row)
+      let reciprocal = 1 / (step * (1 + 1e-9) + 1e-15)
+      var (index, lower, upper) = (0, -1, -1)
+      while index < width {
+        let distance = squaredChord(cell, first + index).squareRoot()
+        if distance <= chord {
+          let span = 1 + Self.cells(spanning: chord - distance, reciprocal: reciprocal, width: width)
+          if lower < 0 { lower = index }
+          upper = Swift.min(index + span, width)
+          index = upper
+        } else {
+          index += 1 + Self.cells(spanning: distance - chord, reciprocal: reciprocal, width: width)
+        }
+      }
+      return lower < 0 ? 0..<0 : lower..<upper
+    }
+
+    /// Whether the squared chord from every point within `reach` of cell `centre` to the
+    /// cells `window` of row `row` is a convex sequence, with a margin that dwarfs the
+    /// rounding of the unit vectors (about 1e-15): then the cells of `window` within the
+    /// radius of such a point are one interval. The squared chord from p to the row's
+    /// cells q has second differences −2 p·D with D = q(t+1) − 2 q(t) + q(t−1), and
+    /// p·D ≤ c·D + |p − c|·|D| for the centre c.
+    func isConvex(from centre: Int, reach: Double, along window: Range<Int>, row: Int) -> Bool {
+      guard window.count > 2 else { return true }
+      let first = start(of: row)
+      let (cx, cy, cz) = (points[3 * centre], points[3 * centre + 1], points[3 * centre + 2])
+      for t in (first + window.lowerBound + 1)..<(first + window.upperBound - 1) {
+        let dx = points[3 * t + 3] - 2 * points[3 * t] + points[3 * t - 3]
+        let dy = points[3 * t + 4] - 2 * points[3 * t + 1] + points[3 * t - 2]
+        let dz = points[3 * t + 5] - 2 * points[3 * t + 2] + points[3 * t - 1]
+        let bound = cx * dx + cy * dy + cz * dz + reach * (dx * dx + dy * dy + dz * dz).squareRoot()
+        guard bound <= -1e-13 else { return false }
+      }
+      return true
+    }
+
+    /// Calls `body(i, lower, upper, nearest)` for each cell i of row `row`, with the cells
+    /// `lower..<upper` of row `other` it finds within the radius (empty when
+    /// `lower == upper`) and the cell it took for the nearest. It follows the nearest cell
+    /// forward along `other` and moves the interval's ends by direct tests, so a row costs
+    /// a few tests a cell; it is exact only where the set-up proved it or found it equal to
+    /// `trace`.
     @inline(__always)
-    func sweep(row: Int, other: Int, _ body: (Int, Int, Int) -> Void) {
+    func sweep(row: Int, other: Int, _ body: (_ i: Int, _ lower: Int, _ upper: Int, _ nearest: Int) -> Void) {
       let (first, target) = (start(of: row), start(of: other))
       var (nearest, lower, upper, had) = (0, 0, 0, false)
       for i in 0..<width {
@@ -161,7 +220,7 @@ extension PrecipitationNeighbourhood {
         }
         guard within(cell, target + nearest) else {
           had = false
-          body(i, nearest, nearest)
+          body(i, nearest, nearest, nearest)
           continue
         }
         if had {
@@ -174,7 +233,7 @@ extension PrecipitationNeighbourhood {
         while upper > nearest + 1 && !within(cell, target + upper - 1) { upper -= 1 }
         while upper < width && within(cell, target + upper) { upper += 1 }
         had = true
-        body(i, lower, upper)
+        body(i, lower, upper, nearest)
       }
     }
   }

@@ -20,67 +20,96 @@ import Meteorology
 /// cell's own amount is unknown.
 ///
 /// **Cost.** A neighbourhood is counted row by row: in each row it reaches, its cells are
-/// found as runs of consecutive columns, and per-row prefix sums of wet and known cells
-/// give each run's counts in two subtractions. On a sane grid a row's cells within the
-/// radius of each cell of another row are one interval that moves forward along the row,
-/// found by a two-pointer sweep (`Rows.sweep`) with a few distance tests a cell; elsewhere
-/// (a global grid's seam, a pole, a strange curvilinear grid) an exact pass that jumps
-/// over cells surely outside or inside by the triangle inequality (`Rows.trace`) is used.
-/// The set-up, linear in the cells, finds the rows each row reaches (a lattice of unit
-/// vectors bounds them, `trace` decides them) and checks the sweep against the exact pass
-/// for every cell and pair of rows: a pair of rows uses the sweep only where it gave the
-/// exact answer for every cell. The set-up keeps a few numbers a row; a band of rows
-/// costs its cells' unit vectors and prefix sums while it is counted.
+/// runs of consecutive columns, and per-row prefix counts of wet and known cells give a
+/// run's counts in one subtraction. The set-up finds every cell's runs once and keeps them
+/// as segments, stretches of a row whose runs keep their column offsets, so that a step
+/// costs a few additions a cell and row reached, with no geometry. On a regular
+/// latitude/longitude grid (`RegularGrid`) the runs follow from the rows' latitudes and
+/// the columns' spacing: the same offsets for every cell of a row, across the seam too.
+/// On any other grid a two-pointer sweep (`Rows.sweep`) finds each cell's interval in
+/// another row with a few distance tests; the set-up proves it exact for a block of cells
+/// at once (a bound on their distance and the convexity of the squared chord along the
+/// other row) or checks it cell by cell against an exact pass that jumps over cells surely
+/// outside or inside by the triangle inequality (`Rows.trace`), whose runs are kept where
+/// they differ (a global grid's seam, a pole, a strange curvilinear grid). The rows of the
+/// set-up share the cores. A grid whose segments would outgrow `segmentLimit` keeps its
+/// unit vectors instead and sweeps or traces at every step.
 struct PrecipitationNeighbourhood {
   /// The neighbourhood's radius in metres.
   static let radius = 25_000.0
   /// The least amount (mm in the hour) that makes a cell wet.
   static let threshold = Metric.wetHour
-  /// Rows whose exact pass the set-up runs together, so that their neighbouring rows'
-  /// unit vectors are computed once for many rows.
-  static let setUpRows = 64
 
   /// Rows above and below a band of rows that its cells' neighbourhoods reach.
   let haloRows: Int
   private let width: Int
   private let height: Int
-  private let latitudes: [Float]
-  private let longitudes: [Float]
   /// The rows row j's cells reach: `reachLower[j]...reachUpper[j]`, itself included.
   private let reachLower: [Int32]
   private let reachUpper: [Int32]
-  /// Whether row j counts row `reachLower[j] + d` by the sweep: `swept[firstPair[j] + d]`.
-  private let firstPair: [Int]
-  private let swept: [Bool]
-  /// Each row's longest chord between neighbouring cells, for `Rows.trace`.
-  private let steps: [Double]
-  /// The exact pass's runs for the pairs of rows that do not sweep, kept at the set-up
-  /// while they take at most `tracedLimit` runs (a global grid's seam and polar rows: a
-  /// few a cell): row j's are `traced[tracedFirst[j]..<tracedFirst[j + 1]]`, each the
-  /// other row, the column of the cell, and the run. nil: traced again at every step.
-  private let traced: [TracedRun]?
-  private let tracedFirst: [Int]
-
-  /// One run of the exact pass: cells `lower..<upper` of row `other` are within the
-  /// radius of cell `column` of the row it is kept for.
-  struct TracedRun {
-    let other: Int32
-    let column: Int32
-    let lower: Int32
-    let upper: Int32
-  }
-
-  /// The most exact runs the set-up keeps: 16 bytes each, at most 4 a cell.
-  static func tracedLimit(cells: Int) -> Int { 4 * cells + 65_536 }
+  /// Each row's segments, which give every cell's runs in every row it reaches; nil when
+  /// they would outgrow `segmentLimit`, and then `geometry` finds the runs at every step.
+  private let segments: [[Segment]]?
+  private let geometry: Geometry?
+  /// How the set-up found the runs, and how a step counts them.
+  let counting: Counting
   /// How `rain` is stored, so that wetness is decided on the stored word.
   private let rain: CubeMetric
   private let thresholdWord: UInt16
 
+  /// How many segments the set-up kept (20 bytes each).
+  var segmentCount: Int { segments?.reduce(0) { $0 + $1.count } ?? 0 }
+
+  /// How the neighbourhoods are found and counted.
+  enum Counting: Equatable {
+    /// A regular latitude/longitude grid: segments from the rows' latitudes and the
+    /// columns' spacing, without unit vectors.
+    case regular
+    /// Any other grid: segments from the sweep and the exact pass, checked cell by cell.
+    case checked
+    /// Segments too many to keep: each step sweeps or traces every row again.
+    case geometry
+  }
+
+  /// The cells `first..<end` of a row each reach the cells `i + lower ..< i + upper` of
+  /// row `other` (i the cell's column), clipped to the row: a stretch of a row whose runs
+  /// keep their offsets, as they do along most rows of a projected or regular grid, is one
+  /// segment. The set-up makes segments from exact runs only.
+  struct Segment: Sendable, Equatable {
+    let other: Int32
+    let first: Int32
+    var end: Int32
+    let lower: Int32
+    let upper: Int32
+  }
+
+  /// What a grid whose segments would be too many counts at every step: the unit vectors,
+  /// for each row and row it reaches whether the sweep is exact there (else the exact pass
+  /// runs), and each row's longest step for the exact pass.
+  struct Geometry: Sendable {
+    let rows: Rows
+    let swept: [[Bool]]
+    let steps: [Double]
+  }
+
+  /// What the set-up finds for one row: the rows its cells reach, whether the sweep is
+  /// exact on each of them, and its segments (empty once the grid's outgrew the limit).
+  struct RowSetUp: Sendable {
+    var lower: Int
+    var upper: Int
+    var swept: [Bool]
+    var segments: [Segment]
+  }
+
+  /// The most segments the set-up keeps: 20 bytes each, at most 3 a cell.
+  static func segmentLimit(cells: Int) -> Int { 3 * cells + 65_536 }
+
   /// The most bytes the neighbourhood of a grid of `cells` cells holds at once, counting
-  /// the whole grid as one band: at the set-up, one lattice box per cell at most (a
-  /// dictionary entry, 48 bytes); while a band is counted, each of its cells' unit vector
-  /// (24 bytes), prefix counts (8), value (8) and amount (8); and the exact runs kept for
-  /// the pairs of rows that do not sweep, 64 bytes a cell at most (`tracedLimit`).
+  /// the whole grid as one band: at the set-up of a grid that is not a regular
+  /// latitude/longitude one, the unit vectors (24 bytes a cell) and one lattice box per
+  /// cell at most (a dictionary entry, 48 bytes); the segments, 60 bytes a cell at most
+  /// (`segmentLimit`), or instead the unit vectors; while a band is counted, each of its
+  /// cells' packed prefix counts (8), sums (8), value (8) and amount (8).
   static func bytes(cells: Double) -> Double { cells * 160 }
 
   /// Why a grid gets no neighbourhood.
@@ -90,10 +119,10 @@ struct PrecipitationNeighbourhood {
 
   /// The neighbourhoods of the `width` × `height` grid whose cell centres are
   /// `latitudes`/`longitudes` (degrees, row-major); `rainStep` is the precision `rain`
-  /// is stored at.
+  /// is stored at. `segmentLimit` replaces the most segments kept (`segmentLimit(cells:)`).
   init(
     latitudes: [Float], longitudes: [Float], width: Int, height: Int,
-    rainStep: Double = Metric.rain.step ?? 0.1
+    rainStep: Double = Metric.rain.step ?? 0.1, segmentLimit: Int? = nil
   ) throws(Refusal) {
     // The product is formed with an overflow check: the sides come from a file.
     let (cells, overflow) = width.multipliedReportingOverflow(by: height)
@@ -103,136 +132,45 @@ struct PrecipitationNeighbourhood {
           "the grid's coordinates (\(latitudes.count) latitudes, \(longitudes.count) longitudes) do not fit \(width) × \(height) cells"
       )
     }
+    // Rows, columns and counts are held in 32 bits, as a cube's cells are.
+    guard cells <= Int(Int32.max) else {
+      throw Refusal(reason: "the grid's \(cells) cells are more than a cube holds (\(Int32.max))")
+    }
     // Without a position a cell has no neighbours, and no other cell has it.
     if let cell = latitudes.indices.first(where: { !latitudes[$0].isFinite || !longitudes[$0].isFinite }) {
       throw Refusal(
         reason: "cell \(cell) (column \(cell % width), row \(cell / width)) has no finite latitude and longitude")
     }
-    (self.width, self.height, self.latitudes, self.longitudes) = (width, height, latitudes, longitudes)
+    (self.width, self.height) = (width, height)
     rain = CubeMetric(
       name: Metric.rain.name, unit: Metric.rain.unit, temporal: Metric.rain.temporal.rawValue,
       scale: rainStep, offset: Metric.rain.offset)
     thresholdWord = rain.quantize(Self.threshold) ?? 10
-    let (candidates, steps) = Self.candidateRows(latitudes: latitudes, longitudes: longitudes, width: width)
-    self.steps = steps
-    var (reachLower, reachUpper) = ([Int32](repeating: 0, count: height), [Int32](repeating: 0, count: height))
-    var (firstPair, swept) = ([Int](), [Bool]())
-    firstPair.reserveCapacity(height)
-    var traced: [TracedRun]? = []
-    var tracedFirst = [0]
-    tracedFirst.reserveCapacity(height + 1)
-    for chunk in stride(from: 0, to: height, by: Self.setUpRows) {
-      let owned = chunk..<Swift.min(chunk + Self.setUpRows, height)
-      let window = owned.map { candidates[$0] }.reduce(owned) {
-        Swift.min($0.lowerBound, $1.lowerBound)..<Swift.max($0.upperBound, $1.upperBound)
-      }
-      let rows = Rows(rows: window, width: width, latitudes: latitudes, longitudes: longitudes)
-      for row in owned {
-        let (lower, upper, exact, runs) = Self.check(row: row, among: candidates[row], in: rows, steps: steps)
-        (reachLower[row], reachUpper[row]) = (Int32(lower), Int32(upper))
-        firstPair.append(swept.count)
-        swept += exact[(lower - candidates[row].lowerBound)...(upper - candidates[row].lowerBound)]
-        if traced != nil, (traced?.count ?? 0) + runs.count <= Self.tracedLimit(cells: latitudes.count) {
-          traced? += runs
-        } else {
-          traced = nil
-        }
-        tracedFirst.append(traced?.count ?? 0)
-      }
+    let limit = segmentLimit ?? Self.segmentLimit(cells: cells)
+    let setUps: [RowSetUp]
+    if let regular = RegularGrid(latitudes: latitudes, longitudes: longitudes, width: width, height: height),
+      let found = regular.setUp(limit: limit)
+    {
+      (setUps, geometry, counting) = (found, nil, .regular)
+    } else {
+      let rows = Rows(width: width, height: height, latitudes: latitudes, longitudes: longitudes)
+      let (found, steps, kept) = Self.checkedSetUp(rows, limit: limit)
+      setUps = found
+      geometry = kept ? nil : Geometry(rows: rows, swept: found.map(\.swept), steps: steps)
+      counting = kept ? .checked : .geometry
     }
-    (self.reachLower, self.reachUpper, self.firstPair, self.swept) = (reachLower, reachUpper, firstPair, swept)
-    (self.traced, self.tracedFirst) = (traced, tracedFirst)
-    haloRows = (0..<height).reduce(0) { Swift.max($0, $1 - Int(reachLower[$1]), Int(reachUpper[$1]) - $1) }
+    reachLower = setUps.map { Int32($0.lower) }
+    reachUpper = setUps.map { Int32($0.upper) }
+    segments = geometry == nil ? setUps.map(\.segments) : nil
+    haloRows = setUps.indices.reduce(0) { Swift.max($0, $1 - setUps[$1].lower, setUps[$1].upper - $1) }
   }
 
-  /// For each row, the rows that can hold a cell within the radius of one of its cells
-  /// (a superset, from a lattice of unit vectors whose spacing is the radius's chord: two
-  /// points within the radius are in the same or adjacent lattice boxes), and each row's
-  /// longest step. Memory: one entry per occupied box and per row.
-  private static func candidateRows(
-    latitudes: [Float], longitudes: [Float], width: Int
-  ) -> (rows: [Range<Int>], steps: [Double]) {
-    let height = latitudes.count / width
-    let edge = Rows.chord * (1 + 1e-6)
-    // Boxes numbered along x, then y, then z, with a margin so that a neighbour's number is
-    // the box's plus a fixed offset.
-    let span = Int64((2 / edge).rounded(.up)) + 4
-    func box(_ cell: Int) -> Int64 {
-      let point = Rows.vector(latitudes[cell], longitudes[cell])
-      func index(_ coordinate: Double) -> Int64 { Int64((coordinate / edge).rounded(.down)) + span / 2 }
-      return (index(point.z) * span + index(point.y)) * span + index(point.x)
-    }
-    let around = (-1...1).flatMap { dz in
-      (-1...1).flatMap { dy in (-1...1).map { dx in (Int64(dz) * span + Int64(dy)) * span + Int64(dx) } }
-    }
-    var spans: [Int64: (lower: Int32, upper: Int32)] = [:]
-    var steps = [Double](repeating: 0, count: height)
-    for row in 0..<height {
-      var previous: Int64?
-      for cell in (row * width)..<((row + 1) * width) {
-        let key = box(cell)
-        guard key != previous else { continue }
-        previous = key
-        if let span = spans[key] {
-          spans[key] = (Swift.min(span.lower, Int32(row)), Swift.max(span.upper, Int32(row)))
-        } else {
-          spans[key] = (Int32(row), Int32(row))
-        }
-      }
-      steps[row] = Rows(rows: row..<(row + 1), width: width, latitudes: latitudes, longitudes: longitudes)
-        .longestStep(row: row)
-    }
-    var rows: [Range<Int>] = []
-    rows.reserveCapacity(height)
-    for row in 0..<height {
-      var (lower, upper) = (row, row)
-      var previous: Int64?
-      for cell in (row * width)..<((row + 1) * width) {
-        let key = box(cell)
-        guard key != previous else { continue }
-        previous = key
-        for offset in around {
-          guard let rows = spans[key + offset] else { continue }
-          (lower, upper) = (Swift.min(lower, Int(rows.lower)), Swift.max(upper, Int(rows.upper)))
-        }
-      }
-      rows.append(lower..<(upper + 1))
-    }
-    return (rows, steps)
-  }
-
-  /// The rows `row` truly reaches, found by the exact pass over `candidates`, for each
-  /// candidate row whether the sweep gives the exact pass's answer for every cell, and the
-  /// exact pass's runs in the rows where it does not.
-  private static func check(
-    row: Int, among candidates: Range<Int>, in rows: Rows, steps: [Double]
-  ) -> (lower: Int, upper: Int, exact: [Bool], runs: [TracedRun]) {
-    let width = rows.width
-    var (lower, upper) = (row, row)
-    var exact: [Bool] = []
-    exact.reserveCapacity(candidates.count)
-    var intervals = [Int](repeating: 0, count: 2 * width)
-    var (kept, found) = ([TracedRun](), [TracedRun]())
-    for other in candidates {
-      found.removeAll(keepingCapacity: true)
-      rows.sweep(row: row, other: other) { i, from, to in (intervals[2 * i], intervals[2 * i + 1]) = (from, to) }
-      var (agrees, reached) = (true, false)
-      for i in 0..<width {
-        var runs = 0
-        let (from, to) = (intervals[2 * i], intervals[2 * i + 1])
-        rows.trace(rows.start(of: row) + i, row: other, step: steps[other]) { a, b in
-          runs += 1
-          if a != from || b != to { agrees = false }
-          found.append(TracedRun(other: Int32(other), column: Int32(i), lower: Int32(a), upper: Int32(b)))
-        }
-        if runs > 0 { reached = true }
-        if runs > 1 || (runs == 0 && from != to) { agrees = false }
-      }
-      exact.append(agrees)
-      if !agrees { kept += found }
-      if reached { (lower, upper) = (Swift.min(lower, other), Swift.max(upper, other)) }
-    }
-    return (lower, upper, exact, kept)
+  /// Whether cells `a` and `b` are within the radius by the definition itself.
+  @inline(never)
+  static func isWithin(_ a: Int, _ b: Int, latitudes: [Float], longitudes: [Float]) -> Bool {
+    GreatCircle.distance(
+      latitude1: Double(latitudes[a]), longitude1: Double(longitudes[a]), latitude2: Double(latitudes[b]),
+      longitude2: Double(longitudes[b])) <= radius
   }
 
   /// The percentages for the cells of rows `owned` (row-major, `owned.count * width`
@@ -242,75 +180,91 @@ struct PrecipitationNeighbourhood {
     precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) outside the grid's \(height)")
     precondition(rows.lowerBound <= owned.lowerBound && owned.upperBound <= rows.upperBound)
     precondition(amounts.count == rows.count * width, "\(amounts.count) amounts for \(rows.count) rows")
-    // The unit vectors only where a pair of rows sweeps or is traced again.
-    let needsGeometry =
-      traced == nil
-      || owned.contains { row in
-        swept[firstPair[row]...(firstPair[row] + Int(reachUpper[row] - reachLower[row]))].contains(true)
-      }
-    let geometry = Rows(
-      rows: needsGeometry ? rows : rows.lowerBound..<rows.lowerBound, width: width, latitudes: latitudes,
-      longitudes: longitudes)
-    // Per row, counts of wet and of known cells before each column: a run's counts are two
-    // subtractions.
+    // Per row, the counts of wet cells (high 32 bits) and of known cells (low 32 bits)
+    // before each column, packed so that one subtraction gives a run's two counts: a
+    // count is at most the grid's cells, under 2^31, so the low half never borrows.
     let stride = width + 1
-    var wet = [Int32](repeating: 0, count: rows.count * stride)
-    var known = wet
+    var counts = [Int64](repeating: 0, count: rows.count * stride)
     for local in 0..<rows.count {
-      var (wetSoFar, knownSoFar) = (Int32(0), Int32(0))
+      var soFar = Int64(0)
       for column in 0..<width {
         let amount = amounts[local * width + column]
         if !amount.isNaN {
-          knownSoFar += 1
           // An amount the cube cannot store fails the publication of `rain` itself;
           // until then it counts by its value.
-          if rain.quantize(amount).map({ $0 >= thresholdWord }) ?? (amount >= Self.threshold) { wetSoFar += 1 }
+          let wet = rain.quantize(amount).map { $0 >= thresholdWord } ?? (amount >= Self.threshold)
+          soFar += wet ? 1 << 32 | 1 : 1
         }
-        wet[local * stride + column + 1] = wetSoFar
-        known[local * stride + column + 1] = knownSoFar
+        counts[local * stride + column + 1] = soFar
       }
     }
     var result = [Double](repeating: .nan, count: owned.count * width)
-    var (wetCounts, knownCounts) = ([Int32](repeating: 0, count: width), [Int32](repeating: 0, count: width))
-    for row in owned {
-      for i in 0..<width {
-        (wetCounts[i], knownCounts[i]) = (0, 0)
-      }
-      let first = Int(reachLower[row])
-      // A band's rows are meant to hold the whole reach; clipping keeps a short band safe.
-      for other in Swift.max(first, rows.lowerBound)...Swift.min(Int(reachUpper[row]), rows.upperBound - 1) {
-        let base = (other - rows.lowerBound) * stride
-        if swept[firstPair[row] + other - first] {
-          geometry.sweep(row: row, other: other) { i, lower, upper in
-            wetCounts[i] += wet[base + upper] - wet[base + lower]
-            knownCounts[i] += known[base + upper] - known[base + lower]
+    var sums = [Int64](repeating: 0, count: width)
+    counts.withUnsafeBufferPointer { counts in
+      sums.withUnsafeMutableBufferPointer { sums in
+        for row in owned {
+          for i in 0..<width { sums[i] = 0 }
+          if let segments {
+            Self.add(segments[row], counts: counts, rows: rows, width: width, to: sums)
+          } else if let geometry {
+            add(row: row, by: geometry, counts: counts, rows: rows, to: sums)
           }
-        } else if traced == nil {
-          let start = geometry.start(of: row)
-          for i in 0..<width {
-            geometry.trace(start + i, row: other, step: steps[other]) { lower, upper in
-              wetCounts[i] += wet[base + upper] - wet[base + lower]
-              knownCounts[i] += known[base + upper] - known[base + lower]
-            }
+          let (local, out) = ((row - rows.lowerBound) * width, (row - owned.lowerBound) * width)
+          for i in 0..<width where !amounts[local + i].isNaN {
+            // The cell is known and its own neighbour, so its known count is at least 1.
+            result[out + i] = 100 * Double(sums[i] >> 32) / Double(sums[i] & 0xFFFF_FFFF)
           }
         }
-      }
-      if let traced {
-        for run in traced[tracedFirst[row]..<tracedFirst[row + 1]] {
-          let (base, i) = ((Int(run.other) - rows.lowerBound) * stride, Int(run.column))
-          // A short band's clipped rows are left out, as the sweep's are.
-          guard base >= 0, base < rows.count * stride else { continue }
-          wetCounts[i] += wet[base + Int(run.upper)] - wet[base + Int(run.lower)]
-          knownCounts[i] += known[base + Int(run.upper)] - known[base + Int(run.lower)]
-        }
-      }
-      let (local, out) = ((row - rows.lowerBound) * width, (row - owned.lowerBound) * width)
-      for i in 0..<width where !amounts[local + i].isNaN {
-        // The cell is known and its own neighbour, so its known count is at least 1.
-        result[out + i] = 100 * Double(wetCounts[i]) / Double(knownCounts[i])
       }
     }
     return result
+  }
+
+  /// Adds to `sums` the packed counts of `segments`' runs, from the prefix counts of rows
+  /// `rows`. A segment's rows outside `rows` are left out: a band's rows are meant to hold
+  /// the whole reach, and clipping keeps a short band safe.
+  private static func add(
+    _ segments: [Segment], counts: UnsafeBufferPointer<Int64>, rows: Range<Int>, width: Int,
+    to sums: UnsafeMutableBufferPointer<Int64>
+  ) {
+    let stride = width + 1
+    for segment in segments {
+      let other = Int(segment.other)
+      guard rows.contains(other) else { continue }
+      let base = (other - rows.lowerBound) * stride
+      let (lower, upper) = (Int(segment.lower), Int(segment.upper))
+      // The set-up made every segment's clipped runs non-empty, inside the row.
+      for i in Int(segment.first)..<Int(segment.end) {
+        let from = Swift.min(Swift.max(i + lower, 0), width)
+        let to = Swift.min(Swift.max(i + upper, 0), width)
+        sums[i] &+= counts[base + to] &- counts[base + from]
+      }
+    }
+  }
+
+  /// Adds to `sums` the packed counts of every run of row `row`'s cells, found by the
+  /// sweep or the exact pass.
+  private func add(
+    row: Int, by geometry: Geometry, counts: UnsafeBufferPointer<Int64>, rows: Range<Int>,
+    to sums: UnsafeMutableBufferPointer<Int64>
+  ) {
+    let stride = width + 1
+    let first = Int(reachLower[row])
+    for other in Swift.max(first, rows.lowerBound)...Swift.min(Int(reachUpper[row]), rows.upperBound - 1) {
+      let base = (other - rows.lowerBound) * stride
+      if geometry.swept[row][other - first] {
+        geometry.rows.sweep(row: row, other: other) { i, lower, upper, _ in
+          sums[i] &+= counts[base + upper] &- counts[base + lower]
+        }
+      } else {
+        let start = geometry.rows.start(of: row)
+        for i in 0..<width {
+          geometry.rows.trace(start + i, row: other, step: geometry.steps[other]) { lower, upper in
+            sums[i] &+= counts[base + upper] &- counts[base + lower]
+          }
+        }
+      }
+    }
   }
 
   /// The percentages for every cell of the grid, from every cell's `rain` (mm in the

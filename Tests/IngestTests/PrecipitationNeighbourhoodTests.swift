@@ -111,6 +111,120 @@ import _TestSupport
   func everyCellOfEveryKindOfGridMatchesTheDefinition(_ grid: NeighbourhoodGrid) throws {
     let neighbourhood = try PrecipitationNeighbourhood(
       latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height)
+    Self.expectDefinition(neighbourhood, on: grid)
+  }
+
+  /// The same where the runs would be too many to keep (a limit of none): every step
+  /// finds them again by the sweep and the exact pass, with the same answers.
+  @Test(arguments: NeighbourhoodGrid.kinds)
+  func everyKindMatchesTheDefinitionWhenEveryStepFindsTheRunsAgain(_ grid: NeighbourhoodGrid) throws {
+    let neighbourhood = try PrecipitationNeighbourhood(
+      latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height, segmentLimit: 0)
+    #expect(neighbourhood.counting == .geometry)
+    Self.expectDefinition(neighbourhood, on: grid)
+  }
+
+  /// Regular latitude/longitude grids, across the seam and up to the poles, are counted
+  /// from their rows' latitudes and columns' spacing; projected, rotated, bent and
+  /// scattered grids are checked cell by cell. (Both equal the definition above.)
+  @Test func regularGridsAreCountedFromTheirSpacingAndOthersAreChecked() throws {
+    let expected: [String: PrecipitationNeighbourhood.Counting] = [
+      "global 2°, seam and poles": .regular, "north polar cap 0.1° × 1.5°, descending": .regular,
+      "south polar cap 0.2° × 3°, from 0 to 360": .regular, "Lambert 9 km": .checked, "bent Lambert 4 km": .checked,
+      "rotated pole 0.15°": .checked, "scattered cells": .checked,
+    ]
+    for grid in NeighbourhoodGrid.kinds {
+      guard let counting = expected[grid.description] else { continue }
+      let neighbourhood = try PrecipitationNeighbourhood(
+        latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height)
+      #expect(neighbourhood.counting == counting, "\(grid)")
+    }
+  }
+
+  /// A regular grid with one cell moved by 2 % of the spacing, or one row's longitudes
+  /// shifted, is no longer regular: it is checked cell by cell, and equals the definition,
+  /// the moved cell's neighbours included.
+  @Test func aGridThatIsAlmostRegularIsCheckedAndMatchesTheDefinition() throws {
+    let regular = NeighbourhoodGrid.regular(
+      "polar cap 0.05° × 1°", width: 360, height: 25, south: 90, latitudeStep: -0.05, west: 0, longitudeStep: 1)
+    for (name, cell, nudge) in [("one cell moved", 7 * 360 + 359, 0.02), ("one row shifted", -1, 0.5)] {
+      let grid = NeighbourhoodGrid(name, width: regular.width, height: regular.height) { i, j in
+        let index = j * regular.width + i
+        let moved = cell < 0 ? j == 12 : index == cell
+        return (Double(regular.latitudes[index]), Double(regular.longitudes[index]) + (moved ? nudge : 0))
+      }
+      let neighbourhood = try PrecipitationNeighbourhood(
+        latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height)
+      #expect(neighbourhood.counting == .checked, "\(name)")
+      Self.expectDefinition(neighbourhood, on: grid)
+    }
+  }
+
+  /// Pairs of cells at the radius itself, to within the coordinates' rounding: a regular
+  /// grid at the equator spaced by the radius's angle, whose neighbours one column and one
+  /// row away are decided cell by cell by the definition, as the brute force decides them.
+  @Test func pairsAtTheRadiusItselfAreDecidedByTheDefinition() throws {
+    let angle = Self.radius / 6_371_008.8 * 180 / .pi
+    let grid = NeighbourhoodGrid.regular(
+      "equator spaced by the radius", width: 120, height: 15, south: -7 * angle, latitudeStep: angle, west: 170,
+      longitudeStep: angle)
+    let neighbourhood = try PrecipitationNeighbourhood(
+      latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height)
+    #expect(neighbourhood.counting == .regular)
+    // The grid does hold pairs a hair either side of 25 km: in a row at the equator (the
+    // longitudes' rounding, about 1.7 m) and in a column (the latitudes', about 1 cm).
+    var (inside, outside) = (0, 0)
+    for row in 0..<grid.height {
+      for column in 0..<grid.width {
+        let a = row * grid.width + column
+        for b in [column + 1 < grid.width ? a + 1 : nil, row + 1 < grid.height ? a + grid.width : nil].compactMap({ $0 }
+        ) {
+          let d = Self.distance(grid.latitudes[a], grid.longitudes[a], grid.latitudes[b], grid.longitudes[b])
+          guard abs(d - Self.radius) < 1 else { continue }
+          if d <= Self.radius { inside += 1 } else { outside += 1 }
+        }
+      }
+    }
+    #expect(inside > 0 && outside > 0, "within 1 m of the radius: \(inside) inside, \(outside) outside")
+    Self.expectDefinition(neighbourhood, on: grid)
+  }
+
+  /// Caps this (child) process at 256 MiB of address space more than it has now (from
+  /// /proc/self/statm, in pages) and 10 minutes of CPU.
+  static func capMemoryAndCPU() {
+    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+    let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + 256 << 20)
+    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    var cpu = rlimit(rlim_cur: 600, rlim_max: 600)
+    setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+  }
+
+  /// In a child process: exits with 1, after writing each differing cell to standard
+  /// error, unless `whole` equals the definition at `cells` of `grid` and more than 1,000
+  /// of them have both wet and dry neighbours.
+  static func exitUnlessDefinition(_ whole: [Double], at cells: [Int], of grid: NeighbourhoodGrid, rain: [Double]) {
+    let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
+    var (mismatches, partial) = (0, 0)
+    for cell in cells {
+      let expected = BruteForce.neighbourhoodPercentage(
+        of: cell, in: oracle, radius: Self.radius, rain: rain, isWet: NeighbourhoodGrid.isWet)
+      if expected > 0 && expected < 100 { partial += 1 }
+      if whole[cell] == expected || whole[cell].isNaN && expected.isNaN { continue }
+      mismatches += 1
+      FileHandle.standardError.write(Data("cell \(cell): \(whole[cell]) ≠ \(expected)\n".utf8))
+    }
+    guard mismatches == 0, partial > 1_000 else {
+      FileHandle.standardError.write(Data("\(mismatches) mismatches, \(partial) partial\n".utf8))
+      exit(1)
+    }
+  }
+
+  /// Checks `neighbourhood`'s whole field and its bands of rows against the definition at
+  /// every cell of `grid`, with rain that has every case.
+  static func expectDefinition(_ neighbourhood: PrecipitationNeighbourhood, on grid: NeighbourhoodGrid) {
     let rain = grid.rain(seed: UInt64(grid.width * 7919 + grid.height))
     let whole = neighbourhood.percentages(rain: rain)
     let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
@@ -199,15 +313,7 @@ import _TestSupport
   func aThreeKilometreGridAboveTheOldLimitMatchesTheDefinitionUnderAMemoryCap() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
       let (width, height) = (800, 700)
-      // The address space now, from /proc/self/statm (pages), plus the budget.
-      let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-      let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
-      var limit = rlimit()
-      getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-      limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + 256 << 20)
-      setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-      var cpu = rlimit(rlim_cur: 600, rlim_max: 600)
-      setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+      Self.capMemoryAndCPU()
       let grid = NeighbourhoodGrid.lambert("3 km", width: width, height: height, dx: 3_000)
       let rain = grid.rain(seed: 560_000)
       let whole: [Double]
@@ -219,26 +325,52 @@ import _TestSupport
         FileHandle.standardError.write(Data("refused: \(error)\n".utf8))
         exit(2)
       }
-      let oracle = BruteForce.Grid(latitudes: grid.latitudes, longitudes: grid.longitudes)
       var random = TestRandom(seed: 7)
       var cells = (0..<2_000).map { _ in Int(random.next() % UInt64(width * height)) }
       for row in [0, 1, 349, 698, 699] { cells += (row * width)..<((row + 1) * width) }
-      var (mismatches, partial) = (0, 0)
-      for cell in cells {
-        let expected = BruteForce.neighbourhoodPercentage(
-          of: cell, in: oracle, radius: Self.radius, rain: rain, isWet: NeighbourhoodGrid.isWet)
-        if expected > 0 && expected < 100 { partial += 1 }
-        if whole[cell] == expected || whole[cell].isNaN && expected.isNaN { continue }
-        mismatches += 1
-        FileHandle.standardError.write(Data("cell \(cell): \(whole[cell]) ≠ \(expected)\n".utf8))
-      }
-      guard mismatches == 0, partial > 1_000 else {
-        FileHandle.standardError.write(Data("\(mismatches) mismatches, \(partial) partial\n".utf8))
-        exit(1)
-      }
+      Self.exitUnlessDefinition(whole, at: cells, of: grid, rain: rain)
     }
     // The child's own account of what differed, when it did.
     let account = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(!account.contains("≠") && !account.contains("refused"), "\(account.prefix(2_000))")
+  }
+
+  /// A quarter-degree grid like the global one, from the north pole down to 70° N across
+  /// the whole circle of longitude (its seam between 359.75° and 0°), counted from its
+  /// spacing in a child process capped at 256 MiB of address space more than it starts
+  /// with and 10 minutes of CPU, equals the definition at every cell of the pole's row,
+  /// the next two rows and the last, at the seam's columns of every row, and at 1,000
+  /// random cells.
+  @Test(.timeLimit(.minutes(10)))
+  func aQuarterDegreePolarCapAcrossTheSeamMatchesTheDefinitionUnderAMemoryCap() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      let (width, height) = (1440, 81)
+      Self.capMemoryAndCPU()
+      let grid = NeighbourhoodGrid.regular(
+        "0.25° polar cap", width: width, height: height, south: 90, latitudeStep: -0.25, west: 0, longitudeStep: 0.25)
+      let rain = grid.rain(seed: 1_440)
+      let neighbourhood: PrecipitationNeighbourhood
+      do {
+        neighbourhood = try PrecipitationNeighbourhood(
+          latitudes: grid.latitudes, longitudes: grid.longitudes, width: width, height: height)
+      } catch {
+        FileHandle.standardError.write(Data("refused: \(error)\n".utf8))
+        exit(2)
+      }
+      guard neighbourhood.counting == .regular else {
+        FileHandle.standardError.write(Data("counted \(neighbourhood.counting), not from the spacing\n".utf8))
+        exit(3)
+      }
+      let whole = neighbourhood.percentages(rain: rain)
+      var random = TestRandom(seed: 11)
+      var cells = (0..<1_000).map { _ in Int(random.next() % UInt64(width * height)) }
+      for row in [0, 1, 2, height - 1] { cells += (row * width)..<((row + 1) * width) }
+      for row in 0..<height { cells += [0, 1, 2, width - 3, width - 2, width - 1].map { row * width + $0 } }
+      Self.exitUnlessDefinition(whole, at: cells, of: grid, rain: rain)
+    }
+    let account = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      !account.contains("≠") && !account.contains("refused") && !account.contains("counted"), "\(account.prefix(2_000))"
+    )
   }
 }

@@ -1,4 +1,5 @@
-/// This checkout's neighbourhood behind the harness's interface.
+/// The neighbourhood behind the harness's interface; `detail` comes from Detail-new.swift or
+/// Detail-revision.swift.
 struct Built {
   let neighbourhood: PrecipitationNeighbourhood
   var halo: Int { neighbourhood.haloRows }
