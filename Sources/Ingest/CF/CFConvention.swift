@@ -259,13 +259,22 @@ struct CFDerivation {
       cache[key] = values
       return values
     }
+    // Humidity feeds both `hum` and the apparent temperature: derived once (two `exp` a
+    // cell).
+    var humidity: [Double]?
+    func relativeHumidity() throws(IngestError) -> [Double] {
+      if let humidity { return humidity }
+      let values = try self.relativeHumidity(read)
+      humidity = values
+      return values
+    }
     var derived: [Metric: [Double]] = [:]
     for metric in metrics {
       let values: [Double]
       switch metric {
       case .temp: values = try read("t")
       case .dewPoint: values = try read("td")
-      case .hum: values = try relativeHumidity(read)
+      case .hum: values = try relativeHumidity()
       case .rain: values = try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) }
       case .cloud: values = try read("cloud")
       case .windU: values = try read("u")
@@ -274,7 +283,7 @@ struct CFDerivation {
       case .sfcPress: values = try read("sp")
       case .shortwave: values = try read("sw")
       case .apparentTemp:
-        let (t, rh, u, v) = (try read("t"), try relativeHumidity(read), try read("u"), try read("v"))
+        let (t, rh, u, v) = (try read("t"), try relativeHumidity(), try read("u"), try read("v"))
         let shortwave = fields["sw"] == nil ? nil : try read("sw")
         values = t.indices.map { cell in
           ApparentTemperature.celsius(
@@ -311,11 +320,15 @@ struct CFDerivation {
   ) throws(IngestError) -> [Double] {
     if fields["rh"] != nil { return try read("rh").map { min(max($0, 0), 100) } }
     let (t, td) = (try read("t"), try read("td"))
-    return zip(t, td).map { t, td in
-      let ratio =
-        Thermodynamics.saturationVapourPressure(kelvin: td + Thermodynamics.kelvinOffset)
-        / Thermodynamics.saturationVapourPressure(kelvin: t + Thermodynamics.kelvinOffset)
-      return 100 * min(max(ratio, 0), 1)
+    let count = min(t.count, td.count)
+    return [Double](unsafeUninitializedCapacity: count) { values, initialized in
+      for cell in 0..<count {
+        let ratio =
+          Thermodynamics.saturationVapourPressure(kelvin: td[cell] + Thermodynamics.kelvinOffset)
+          / Thermodynamics.saturationVapourPressure(kelvin: t[cell] + Thermodynamics.kelvinOffset)
+        values.initializeElement(at: cell, to: 100 * min(max(ratio, 0), 1))
+      }
+      initialized = count
     }
   }
 
@@ -356,7 +369,8 @@ final class CFFieldReader: Sendable {
     try read(field, rows: 0..<grid.height, at: step)
   }
 
-  /// Rows `rows` of a field at a step, row by row (the grid's slower dimension).
+  /// Rows `rows` of a field at a step, in one hyperslab (rows are the grid's slower
+  /// dimension, so the band's values are contiguous in the file), unpacked and converted.
   func read(_ field: CFField, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try inputs.file(step.path)
     do throws(NCError) {
@@ -378,7 +392,9 @@ final class CFFieldReader: Sendable {
           count.append(1)
         }
       }
-      return try file.readUnpacked(field.variable, start: start, count: count).map(field.convert)
+      var values = try file.readUnpacked(field.variable, start: start, count: count)
+      field.conversion.apply(to: &values)
+      return values
     } catch {
       throw IngestError(error)
     }
