@@ -22,9 +22,11 @@ enum CFConvention {
         try IngestCost.requireGrid(
           width: width, height: height, steps: 1, levels: 0, maxMemory: maxMemory, path: file.path)
       }
-      let fileGrid = try CFGrid(file)
+      let fileGrid = try CFGrid(file, reference: grid)
       // Every file's grid is the first file's, which must be a valid one.
       if let grid {
+        // The first file's axes value for value: the same cells, none to compare.
+        if fileGrid.axes != nil && fileGrid.axes == grid.axes { return }
         let offset = try fileGrid.input.requireSame(as: grid.input, sizes: sizes)
         if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
@@ -338,22 +340,16 @@ struct CFDerivation {
     _ read: (String) throws(IngestError) -> [Double], derived: [Metric: [Double]]
   ) throws(IngestError) -> [Double] {
     let (rain, t) = (derived[.rain] ?? [], try read("t"))
-    let snow = snowfall == nil ? nil : try read(snowfall ?? "")
-    func known(_ values: [Double]?, _ cell: Int) -> Double? {
-      guard let value = values?[cell], !value.isNaN else { return nil }
-      return value
-    }
-    // Looked up once, not per cell: hashing the key per cell was 17 % of a global ingest.
-    let (showers, visibility, cloud) = (derived[.showers], derived[.visibility], derived[.cloud])
-    return rain.indices.map { cell in
-      guard !rain[cell].isNaN, !t[cell].isNaN else { return .nan }
-      let conditions = WeatherConditions(
-        precipitation: rain[cell], convective: known(showers, cell),
-        snow: snow.flatMap { $0[cell].isNaN ? nil : max($0[cell], 0) }, temperature: t[cell],
-        visibility: known(visibility, cell), cloud: known(cloud, cell))
-      // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
-      return WeatherCode.classifyIfKnown(conditions).map { Double($0.rawValue) } ?? .nan
-    }
+    // Snow below zero is none; unknown snow stays unknown (NaN, which the classifier takes
+    // for absent).
+    let snow = snowfall == nil ? nil : try read(snowfall ?? "").map { $0.isNaN ? $0 : max($0, 0) }
+    // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
+    var codes = WeatherCode.codesIfKnown(
+      precipitation: rain, convective: derived[.showers], snow: snow, temperature: t,
+      visibility: derived[.visibility], cloud: derived[.cloud])
+    // An unknown temperature leaves the cell unknown even where snow alone would decide.
+    for cell in codes.indices where t[cell].isNaN { codes[cell] = .nan }
+    return codes
   }
 }
 
