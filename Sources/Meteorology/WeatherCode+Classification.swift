@@ -107,6 +107,8 @@ extension WeatherCode {
     var liftedIndex: Double?
     var hail: Double?
 
+    // Inlined, so that a band's loop (`codesIfKnown`) keeps the optionals in registers.
+    @inline(__always)
     init(_ conditions: WeatherConditions) {
       // Deaccumulation leaves small negative amounts from round-off: they are none.
       let total = Self.known(conditions.precipitation).map { max($0, 0) }
@@ -129,6 +131,7 @@ extension WeatherCode {
   /// The decision itself, in the order of docs/weather-codes.md: precipitation before fog
   /// before cloud; within precipitation, thunderstorm, then frozen, freezing, showers,
   /// drizzle and rain.
+  @inline(__always)
   static func code(_ reading: Reading) -> WeatherCode? {
     guard let precipitation = reading.precipitation else { return nil }
     guard precipitation >= Threshold.wetHour else { return dryCode(reading) }
