@@ -28,6 +28,29 @@ extension WeatherCode {
     code(Reading(conditions))
   }
 
+  /// `classifyIfKnown(_:)` of every cell of a band, as the cube stores a code: its raw
+  /// value, NaN where the answer is nil. Each column holds one value a cell, NaN where it
+  /// is unknown (to the classifier, a non-finite value is an absent one); a nil column is an
+  /// input the model does not give. One call a band rather than one a cell, so that the
+  /// classifier is inlined into the loop instead of building eight optionals a cell.
+  public static func codesIfKnown(
+    precipitation: [Double], convective: [Double]? = nil, snow: [Double]? = nil, temperature: [Double],
+    visibility: [Double]? = nil, cloud: [Double]? = nil, liftedIndex: [Double]? = nil, hail: [Double]? = nil
+  ) -> [Double] {
+    let columns = [convective, snow, visibility, cloud, liftedIndex, hail].compactMap { $0 }
+    let count = columns.reduce(min(precipitation.count, temperature.count)) { min($0, $1.count) }
+    return [Double](unsafeUninitializedCapacity: count) { codes, initialized in
+      for cell in 0..<count {
+        let conditions = WeatherConditions(
+          precipitation: precipitation[cell], convective: convective?[cell], snow: snow?[cell],
+          temperature: temperature[cell], visibility: visibility?[cell], cloud: cloud?[cell],
+          liftedIndex: liftedIndex?[cell], hail: hail?[cell])
+        codes.initializeElement(at: cell, to: code(Reading(conditions)).map { Double($0.rawValue) } ?? .nan)
+      }
+      initialized = count
+    }
+  }
+
   /// The thresholds `classify` uses; docs/weather-codes.md gives the source of each.
   /// Amounts are for one hour, so an amount in mm is also the rate in mm/h.
   enum Threshold {
@@ -84,6 +107,8 @@ extension WeatherCode {
     var liftedIndex: Double?
     var hail: Double?
 
+    // Inlined, so that a band's loop (`codesIfKnown`) keeps the optionals in registers.
+    @inline(__always)
     init(_ conditions: WeatherConditions) {
       // Deaccumulation leaves small negative amounts from round-off: they are none.
       let total = Self.known(conditions.precipitation).map { max($0, 0) }
@@ -106,6 +131,7 @@ extension WeatherCode {
   /// The decision itself, in the order of docs/weather-codes.md: precipitation before fog
   /// before cloud; within precipitation, thunderstorm, then frozen, freezing, showers,
   /// drizzle and rain.
+  @inline(__always)
   static func code(_ reading: Reading) -> WeatherCode? {
     guard let precipitation = reading.precipitation else { return nil }
     guard precipitation >= Threshold.wetHour else { return dryCode(reading) }

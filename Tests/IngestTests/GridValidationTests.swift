@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import NetCDF
+import PointQuery
 import SampleRun
 import Testing
 import _TestSupport
@@ -186,5 +187,31 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
       startsWith:
         "\(second): lat/lon: the grid changes within the run: cell (0, 0) is at latitude 44.0, longitude 350.5",
       contains: ["but at 44.0, 350.0 in \(first)"])
+
+    // One longitude moved by a hundredth of a cell is still compared cell by cell, not
+    // taken for the first file's axes: within the tolerance, a warning naming the cell.
+    let nudged = "\(directory)/nudged.nc"
+    try writeSmallCF(nudged, lons: [350, 351, 352.01, 353, 354, 355], hours: [2, 3])
+    let report = try Ingestor.run([first, nudged], options: .init(store: "\(directory)/nudged-store"))
+    #expect(report.published.first?.steps == 4)
+    #expect(report.warnings.contains { $0.hasPrefix("\(nudged): lat/lon are off by up to 0.0° latitude and 0.01") })
+  }
+
+  /// Files on the first file's axes, value for value, are one grid: published with the
+  /// first file's coordinates, and nothing to warn about.
+  @Test func cfFilesOnTheFirstFilesAxesAreOneGrid() throws {
+    let directory = SampleFiles.temporaryDirectory("cf-same-grid")
+    defer { SampleFiles.remove(directory) }
+    let paths = (0..<3).map { "\(directory)/f\($0).nc" }
+    for (index, path) in paths.enumerated() {
+      try writeSmallCF(path, hours: [Double(2 * index), Double(2 * index + 1)])
+    }
+    let report = try Ingestor.run(paths, options: .init(store: "\(directory)/store"))
+    let published = try #require(report.published.first)
+    #expect(published.steps == 6)
+    #expect(!report.warnings.contains { $0.contains("lat/lon") })
+    let cube = try Cube(path: published.path)
+    let location = try cube.locate(latitude: 42, longitude: 353 - 360, method: .nearest)
+    #expect(location.i == 3 && location.j == 2)
   }
 }

@@ -22,9 +22,11 @@ enum CFConvention {
         try IngestCost.requireGrid(
           width: width, height: height, steps: 1, levels: 0, maxMemory: maxMemory, path: file.path)
       }
-      let fileGrid = try CFGrid(file)
+      let fileGrid = try CFGrid(file, reference: grid)
       // Every file's grid is the first file's, which must be a valid one.
       if let grid {
+        // The first file's axes value for value: the same cells, none to compare.
+        if fileGrid.axes != nil && fileGrid.axes == grid.axes { return }
         let offset = try fileGrid.input.requireSame(as: grid.input, sizes: sizes)
         if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
@@ -259,13 +261,22 @@ struct CFDerivation {
       cache[key] = values
       return values
     }
+    // Humidity feeds both `hum` and the apparent temperature: derived once (two `exp` a
+    // cell).
+    var humidity: [Double]?
+    func relativeHumidity() throws(IngestError) -> [Double] {
+      if let humidity { return humidity }
+      let values = try self.relativeHumidity(read)
+      humidity = values
+      return values
+    }
     var derived: [Metric: [Double]] = [:]
     for metric in metrics {
       let values: [Double]
       switch metric {
       case .temp: values = try read("t")
       case .dewPoint: values = try read("td")
-      case .hum: values = try relativeHumidity(read)
+      case .hum: values = try relativeHumidity()
       case .rain: values = try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) }
       case .cloud: values = try read("cloud")
       case .windU: values = try read("u")
@@ -274,7 +285,7 @@ struct CFDerivation {
       case .sfcPress: values = try read("sp")
       case .shortwave: values = try read("sw")
       case .apparentTemp:
-        let (t, rh, u, v) = (try read("t"), try relativeHumidity(read), try read("u"), try read("v"))
+        let (t, rh, u, v) = (try read("t"), try relativeHumidity(), try read("u"), try read("v"))
         let shortwave = fields["sw"] == nil ? nil : try read("sw")
         values = t.indices.map { cell in
           ApparentTemperature.celsius(
@@ -311,11 +322,15 @@ struct CFDerivation {
   ) throws(IngestError) -> [Double] {
     if fields["rh"] != nil { return try read("rh").map { min(max($0, 0), 100) } }
     let (t, td) = (try read("t"), try read("td"))
-    return zip(t, td).map { t, td in
-      let ratio =
-        Thermodynamics.saturationVapourPressure(kelvin: td + Thermodynamics.kelvinOffset)
-        / Thermodynamics.saturationVapourPressure(kelvin: t + Thermodynamics.kelvinOffset)
-      return 100 * min(max(ratio, 0), 1)
+    let count = min(t.count, td.count)
+    return [Double](unsafeUninitializedCapacity: count) { values, initialized in
+      for cell in 0..<count {
+        let ratio =
+          Thermodynamics.saturationVapourPressure(kelvin: td[cell] + Thermodynamics.kelvinOffset)
+          / Thermodynamics.saturationVapourPressure(kelvin: t[cell] + Thermodynamics.kelvinOffset)
+        values.initializeElement(at: cell, to: 100 * min(max(ratio, 0), 1))
+      }
+      initialized = count
     }
   }
 
@@ -325,22 +340,16 @@ struct CFDerivation {
     _ read: (String) throws(IngestError) -> [Double], derived: [Metric: [Double]]
   ) throws(IngestError) -> [Double] {
     let (rain, t) = (derived[.rain] ?? [], try read("t"))
-    let snow = snowfall == nil ? nil : try read(snowfall ?? "")
-    func known(_ values: [Double]?, _ cell: Int) -> Double? {
-      guard let value = values?[cell], !value.isNaN else { return nil }
-      return value
-    }
-    // Looked up once, not per cell: hashing the key per cell was 17 % of a global ingest.
-    let (showers, visibility, cloud) = (derived[.showers], derived[.visibility], derived[.cloud])
-    return rain.indices.map { cell in
-      guard !rain[cell].isNaN, !t[cell].isNaN else { return .nan }
-      let conditions = WeatherConditions(
-        precipitation: rain[cell], convective: known(showers, cell),
-        snow: snow.flatMap { $0[cell].isNaN ? nil : max($0[cell], 0) }, temperature: t[cell],
-        visibility: known(visibility, cell), cloud: known(cloud, cell))
-      // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
-      return WeatherCode.classifyIfKnown(conditions).map { Double($0.rawValue) } ?? .nan
-    }
+    // Snow below zero is none; unknown snow stays unknown (NaN, which the classifier takes
+    // for absent).
+    let snow = snowfall == nil ? nil : try read(snowfall ?? "").map { $0.isNaN ? $0 : max($0, 0) }
+    // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
+    var codes = WeatherCode.codesIfKnown(
+      precipitation: rain, convective: derived[.showers], snow: snow, temperature: t,
+      visibility: derived[.visibility], cloud: derived[.cloud])
+    // An unknown temperature leaves the cell unknown even where snow alone would decide.
+    for cell in codes.indices where t[cell].isNaN { codes[cell] = .nan }
+    return codes
   }
 }
 
@@ -356,7 +365,8 @@ final class CFFieldReader: Sendable {
     try read(field, rows: 0..<grid.height, at: step)
   }
 
-  /// Rows `rows` of a field at a step, row by row (the grid's slower dimension).
+  /// Rows `rows` of a field at a step, in one hyperslab (rows are the grid's slower
+  /// dimension, so the band's values are contiguous in the file), unpacked and converted.
   func read(_ field: CFField, rows: Range<Int>, at step: StepSource) throws(IngestError) -> [Double] {
     let file = try inputs.file(step.path)
     do throws(NCError) {
@@ -378,7 +388,9 @@ final class CFFieldReader: Sendable {
           count.append(1)
         }
       }
-      return try file.readUnpacked(field.variable, start: start, count: count).map(field.convert)
+      var values = try file.readUnpacked(field.variable, start: start, count: count)
+      field.conversion.apply(to: &values)
+      return values
     } catch {
       throw IngestError(error)
     }

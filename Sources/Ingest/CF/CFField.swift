@@ -100,7 +100,8 @@ struct CFField {
   let variable: String
   /// Index along the variable's vertical dimension, if it has one.
   let level: Int?
-  let convert: @Sendable (Double) -> Double
+  /// From the file's unit to the stored one.
+  let conversion: CFConversion
 
   /// Finds `quantity` in `file` on `grid`; nil when the file does not have it. A variable
   /// that matches but whose units cannot be converted is an error naming it.
@@ -114,12 +115,12 @@ struct CFField {
         let level = level(of: variable, in: file, height: quantity.height)
       else { continue }
       let units = variable.attributes["units"]?.text ?? ""
-      guard let convert = quantity.unit.converter(from: units) else {
+      guard let conversion = quantity.unit.conversion(from: units) else {
         throw IngestError(
           path: file.path, variable: variable.name,
           reason: "units \"\(units)\" cannot be converted to \(quantity.unit.rawValue) for \(quantity.label)")
       }
-      return CFField(variable: variable.name, level: level.index, convert: convert)
+      return CFField(variable: variable.name, level: level.index, conversion: conversion)
     }
     return nil
   }
@@ -142,14 +143,14 @@ struct CFField {
       )
     }
     let units = entry.units ?? variable.attributes["units"]?.text ?? ""
-    guard let convert = quantity.unit.converter(from: units) else {
+    guard let conversion = quantity.unit.conversion(from: units) else {
       if metric == "rain" { return nil }
       throw IngestError(
         path: map, variable: metric,
         reason: "units \"\(units)\" of \(entry.variable) cannot be converted to \(quantity.unit.rawValue)")
     }
     let level = Self.level(of: variable, in: file, height: quantity.height)?.index ?? 0
-    return CFField(variable: entry.variable, level: level, convert: convert)
+    return CFField(variable: entry.variable, level: level, conversion: conversion)
   }
 
   /// The vertical level of `variable` at `height` metres: `.some(nil)` when it has no

@@ -13,6 +13,15 @@ struct CFGrid {
   let height: Int
   let latitudes: [Float]
   let longitudes: [Float]
+  /// The 1-D coordinates of a regular or Gaussian grid, which `latitudes` and `longitudes`
+  /// spread over every cell; nil for a curvilinear grid.
+  let axes: Axes?
+
+  /// The two 1-D coordinate variables' values.
+  struct Axes: Equatable {
+    let latitude: [Float]
+    let longitude: [Float]
+  }
 
   /// The latitude and longitude variables of `file`, if it has them.
   static func coordinates(in file: NCFile) -> (latitude: NCVariable, longitude: NCVariable)? {
@@ -40,7 +49,11 @@ struct CFGrid {
     return (latitude, longitude)
   }
 
-  init(_ file: NCFile) throws(IngestError) {
+  /// The grid of `file`. When its 1-D coordinates are those of `reference` (the run's
+  /// first file) value for value, the cells are the reference's and share its arrays:
+  /// spreading a global grid's axes over its million cells for every file of a run costs
+  /// more than the check.
+  init(_ file: NCFile, reference: CFGrid? = nil) throws(IngestError) {
     guard let (latitude, longitude) = Self.coordinates(in: file) else {
       throw IngestError(path: file.path, reason: "no latitude/longitude coordinate variables")
     }
@@ -53,14 +66,21 @@ struct CFGrid {
         try Self.requireMonotonic(lon, name: longitude.name, path: file.path, unwrapping: true)
         width = lon.count
         height = lat.count
-        latitudes = (0..<(width * height)).map { lat[$0 / lon.count] }
-        longitudes = (0..<(width * height)).map { lon[$0 % lon.count] }
+        let axes = Axes(latitude: lat, longitude: lon)
+        if let reference, reference.axes == axes {
+          (latitudes, longitudes) = (reference.latitudes, reference.longitudes)
+        } else {
+          latitudes = (0..<(width * height)).map { lat[$0 / lon.count] }
+          longitudes = (0..<(width * height)).map { lon[$0 % lon.count] }
+        }
+        self.axes = axes
         dimensions = [latitude.dimensions[0], longitude.dimensions[0]]
       case (2, 2) where latitude.shape == longitude.shape:
         height = latitude.shape[0]
         width = latitude.shape[1]
         latitudes = lat
         longitudes = lon
+        axes = nil
         dimensions = latitude.dimensions
       default:
         throw IngestError(
