@@ -39,28 +39,28 @@ extension WRFDerivation {
   ) throws(IngestError) -> (low: [Double], mid: [Double], high: [Double]) {
     let (p, pb) = (try fields.volume("P"), try fields.volume("PB"))
     let cells = fields.cells
-    // Three flat arrays, level by level: an array of layers paid a uniqueness check and a
-    // division per value.
+    // Three flat arrays, level by level, written through their buffers: an array of layers
+    // paid a uniqueness check and a division per value.
     var low = [Double](repeating: 0, count: cells)
     var mid = low
     var high = low
-    func raise(_ layer: inout [Double], _ cell: Int, _ value: Double) {
-      let current = layer[cell]
-      layer[cell] = value.isNaN || current.isNaN ? .nan : max(current, value)
-    }
-    for start in stride(from: 0, to: fraction.count, by: max(cells, 1)) {
-      for index in start..<min(start + cells, fraction.count) {
-        let cell = index - start
-        let pressure = p[index] + pb[index]
-        let value = 100 * fraction[index]
-        if pressure.isNaN {
-          (low[cell], mid[cell], high[cell]) = (.nan, .nan, .nan)
-        } else if pressure > Self.lowCloudTop {
-          raise(&low, cell, value)
-        } else if pressure > Self.highCloudBase {
-          raise(&mid, cell, value)
-        } else {
-          raise(&high, cell, value)
+    low.withUnsafeMutableBufferPointer { low in
+      mid.withUnsafeMutableBufferPointer { mid in
+        high.withUnsafeMutableBufferPointer { high in
+          for start in stride(from: 0, to: fraction.count, by: max(cells, 1)) {
+            for index in start..<min(start + cells, fraction.count) {
+              let cell = index - start
+              let pressure = p[index] + pb[index]
+              guard !pressure.isNaN else {
+                (low[cell], mid[cell], high[cell]) = (.nan, .nan, .nan)
+                continue
+              }
+              let value = 100 * fraction[index]
+              let layer = pressure > Self.lowCloudTop ? low : pressure > Self.highCloudBase ? mid : high
+              let current = layer[cell]
+              layer[cell] = value.isNaN || current.isNaN ? .nan : max(current, value)
+            }
+          }
         }
       }
     }
@@ -203,11 +203,13 @@ extension [Double] {
   /// NaN at any level makes the column unknown.
   func columnMaximum(cells: Int) -> [Double] {
     var maximum = [Double](repeating: -.infinity, count: cells)
-    // Level by level, without a division per value.
-    for start in stride(from: 0, to: count, by: Swift.max(cells, 1)) {
-      for index in start..<Swift.min(start + cells, count) {
-        let cell = index - start
-        maximum[cell] = self[index].isNaN || maximum[cell].isNaN ? .nan : Swift.max(maximum[cell], self[index])
+    // Level by level through the buffer, without a division or a uniqueness check per value.
+    maximum.withUnsafeMutableBufferPointer { maximum in
+      for start in stride(from: 0, to: count, by: Swift.max(cells, 1)) {
+        for index in start..<Swift.min(start + cells, count) {
+          let cell = index - start
+          maximum[cell] = self[index].isNaN || maximum[cell].isNaN ? .nan : Swift.max(maximum[cell], self[index])
+        }
       }
     }
     return maximum
