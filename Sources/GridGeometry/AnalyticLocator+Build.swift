@@ -9,13 +9,32 @@ extension AnalyticLocator {
   /// midpoint M = (A + B)/|A + B|, along the direction u = (A − B) × M. Each boundary is
   /// sampled at M and half a cell either way along it, which reaches the corners shared with
   /// the next boundaries, and the edge band at the grid's edges.
+  ///
+  /// Rows are taken in ranges on the machine's cores (`CellRanges`): the largest of the
+  /// ranges' largest deviations is the grid's, whatever the split.
   static func boundaryDeviation(
-    points: [UnitVector], width: Int, height: Int, projection: MapProjection, wrap: (Double) -> Double,
+    points: [UnitVector], width: Int, height: Int, projection: MapProjection, wrap: @Sendable (Double) -> Double,
     projections: inout Int
   ) -> Double {
+    let parts = CellRanges.map(height, minimumPerRange: max(1, CellRanges.minimumPerRange / max(width, 1))) { rows in
+      rowDeviation(rows, points: points, width: width, height: height, projection: projection, wrap: wrap)
+    }
+    var worst = 0.0
+    for part in parts {
+      projections += part.projections
+      if !(part.worst <= worst) { worst = part.worst }
+    }
+    return worst
+  }
+
+  /// The largest deviation of the boundaries of the cells in `rows` with their neighbours
+  /// east and north, and the projections it took.
+  private static func rowDeviation(
+    _ rows: Range<Int>, points: [UnitVector], width: Int, height: Int, projection: MapProjection,
+    wrap: (Double) -> Double
+  ) -> (worst: Double, projections: Int) {
     var worst = 0.0
     var count = 0
-    defer { projections += count }
     // How far the projection puts a point of the boundary from the midline; `across` picks
     // the coordinate the boundary separates.
     func deviation(_ a: UnitVector, _ b: UnitVector, halfSpan: Double, midline: Double, across: Bool) {
@@ -32,7 +51,7 @@ extension AnalyticLocator {
         if !(distance <= worst) { worst = distance.isNaN ? .infinity : distance }
       }
     }
-    for j in 0..<height {
+    for j in rows {
       for i in 0..<width {
         let cell = j * width + i
         let a = points[cell]
@@ -49,6 +68,6 @@ extension AnalyticLocator {
         }
       }
     }
-    return worst
+    return (worst, count)
   }
 }

@@ -82,25 +82,30 @@ public final class AnalyticLocator: PointLocator {
   /// coordinates more than `tolerance` cells from that cell, or places the boundaries
   /// between cells too far from where the coordinates put them for exact lookups.
   public convenience init(grid: CurvilinearGrid, projection: MapProjection) throws(GeometryError) {
+    try self.init(grid: grid, projection: projection, images: projection.cellImages(on: grid))
+  }
+
+  /// The checked build over `images`, the projection's `cellImages(on: grid)`, which a
+  /// caller that checked the mismatch itself (ingest, to word its warning) has already
+  /// made: each cell is projected once for both. The per-cell passes run on the machine's
+  /// cores (`CellRanges`), each with the result of one pass in cell order.
+  package convenience init(
+    grid: CurvilinearGrid, projection: MapProjection, images: MapProjection.CellImages
+  ) throws(GeometryError) {
+    // Images of another grid (a caller's slip) would index past these cells: made again.
+    let images = images.x.count == grid.count && images.y.count == grid.count ? images : projection.cellImages(on: grid)
     let label = "MAP_PROJ \(projection.kind.rawValue) (\(projection.kind.name))"
-    let worst = projection.largestMismatch(on: grid)
+    let worst = images.mismatch
     guard worst.cells <= Self.tolerance else {
       throw .projectionRejected(
         "\(label) disagrees with the grid's coordinates by \(Self.cells(worst.cells)) at (\(worst.i), \(worst.j))")
     }
     let wrap = Self.wrapping(grid: grid, projection: projection)
-    let points = (0..<grid.count).map {
-      UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0]))
-    }
-    var planeX = [Double](repeating: 0, count: grid.count)
-    var planeY = [Double](repeating: 0, count: grid.count)
-    for cell in 0..<grid.count {
-      // Every cell maps: the mismatch check above has seen them all.
-      let image = projection.gridCoordinates(
-        latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
-      planeX[cell] = image.map { wrap($0.x) } ?? .nan
-      planeY[cell] = image?.y ?? .nan
-    }
+    let points = CellRanges.map(grid.count) { range in
+      range.map { UnitVector(latitude: Double(grid.latitudes[$0]), longitude: Double(grid.longitudes[$0])) }
+    }.flatMap { $0 }
+    // Every cell maps (the mismatch check above has seen them all); NaN would stay NaN.
+    let planeX = images.x.map(wrap)
     var projections = 2 * grid.count
     let deviation = Self.boundaryDeviation(
       points: points, width: grid.width, height: grid.height, projection: projection, wrap: wrap,
@@ -113,7 +118,7 @@ public final class AnalyticLocator: PointLocator {
     }
     self.init(
       grid: grid, projection: projection, mismatch: worst.cells, margin: margin,
-      tables: CellTables(points: points, planeX: planeX, planeY: planeY), buildWork: projections)
+      tables: CellTables(points: points, planeX: planeX, planeY: images.y), buildWork: projections)
   }
 
   /// The locator over a grid that ingest has already checked the projection against (a
@@ -174,7 +179,7 @@ public final class AnalyticLocator: PointLocator {
   public static let largestMargin = 0.45
 
   /// x brought into the turn of columns centred on `grid`, as the locator wraps it.
-  static func wrapping(grid: CurvilinearGrid, projection: MapProjection) -> (Double) -> Double {
+  static func wrapping(grid: CurvilinearGrid, projection: MapProjection) -> @Sendable (Double) -> Double {
     let period = projection.columnsPerTurn
     let (below, above) = (Double(grid.width - 1) / 2 - period / 2, Double(grid.width - 1) / 2 + period / 2)
     return { x in Self.wrap(x, below: below, above: above, period: period) }

@@ -112,13 +112,16 @@ public final class GridLocator: PointLocator {
     self.init(grid: grid, analytic: AnalyticLocator(trusting: projection, grid: grid))
   }
 
-  private init(grid: CurvilinearGrid, regular: RegularLatLonLocator) {
+  /// The lattice locator already built over `grid` (ingest's check built it once for the
+  /// warning, the cube's record and the locator index).
+  package init(grid: CurvilinearGrid, regular: RegularLatLonLocator) {
     self.grid = grid
     (kind, isGlobal) = (.regular, regular.isGlobalInLongitude)
     (curvilinear, self.regular, analytic) = (nil, regular, nil)
   }
 
-  private init(grid: CurvilinearGrid, analytic: AnalyticLocator) {
+  /// The analytic locator already built and checked over `grid`, as for `regular`.
+  package init(grid: CurvilinearGrid, analytic: AnalyticLocator) {
     self.grid = grid
     (kind, isGlobal) = (.analytic, false)
     (curvilinear, regular, self.analytic) = (nil, nil, analytic)

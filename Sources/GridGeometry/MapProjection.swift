@@ -308,24 +308,7 @@ public final class MapProjection: Sendable {
   /// is compared modulo a turn, so that a grid may extend more than half a turn from its
   /// first cell.
   public func largestMismatch(on grid: CurvilinearGrid) -> (cells: Double, i: Int, j: Int) {
-    var worst = (cells: 0.0, i: 0, j: 0)
-    for j in 0..<grid.height {
-      for i in 0..<grid.width {
-        let cell = j * grid.width + i
-        var distance = Double.infinity
-        if let (x, y) = gridCoordinates(
-          latitude: Double(grid.latitudes[cell]), longitude: Double(grid.longitudes[cell]))
-        {
-          var dx = x - Double(i)
-          if columnsPerTurn.isFinite { dx -= columnsPerTurn * (dx / columnsPerTurn).rounded() }
-          let dy = y - Double(j)
-          distance = (dx * dx + dy * dy).squareRoot()
-        }
-        // `!(<=)` so that NaN counts as the worst.
-        if !(distance <= worst.cells) { worst = (distance.isNaN ? .infinity : distance, i, j) }
-      }
-    }
-    return worst
+    cellImages(on: grid).mismatch
   }
 
   /// An angle in degrees within −180…180 (180 itself may come out as −180); NaN stays NaN.

@@ -9,9 +9,10 @@ import UTCTime
 enum CubePublisher {
   /// Writes `plan` at the metric table's precisions, or those of `precision` where it names one.
   /// `cost` is the plan's band cells and steps derived at once (nil: one band, a step
-  /// per core).
+  /// per core); `geometry` is what `ProjectionCheck` found of its grid.
   static func publish(
-    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], cost: IngestCost? = nil
+    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], cost: IngestCost? = nil,
+    geometry: ProjectionCheck.Outcome
   ) throws(IngestError) -> Ingestor.Published {
     // The grid needs no check here: every convention validates each input file's grid
     // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
@@ -47,7 +48,7 @@ enum CubePublisher {
     // what the cube records of its geometry.
     let layout = CubeWriter.Layout(
       bandCells: (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil,
-      projectionChecked: ProjectionCheck.locatesEveryCell(plan), locatorIndex: ProjectionCheck.locatorIndex(for: plan))
+      projectionChecked: geometry.locatesEveryCell, locatorIndex: geometry.locatorIndex)
     let writer: CubeWriter
     do {
       // A moving grid: every position with its terrain, and each step's; a grid that does

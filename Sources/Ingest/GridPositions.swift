@@ -20,8 +20,11 @@ struct GridPositions {
   struct Position {
     /// The coordinates first seen at this position; steps are compared with these.
     let first: InputGrid
-    /// `first`'s cell sizes, metres.
-    let sizes: [Float]
+    /// `first`'s cell sizes, metres, once a comparison has needed them (`sizes(of:)`): a
+    /// grid whose every step has the same coordinates never does.
+    var sizes: [Float]?
+    /// `first`'s key (`key(_:)`), so that a step with the same coordinates is not hashed.
+    let firstKey: Int
     /// Where this position lies relative to position 0: its cell (i, j) is at the place
     /// of position 0's cell (i + offset.i, j + offset.j), extended beyond its edges.
     let offset: InputGrid.Shift
@@ -52,17 +55,27 @@ struct GridPositions {
     try grid.requireFinite(step: step)
     // The previous step's position first: a grid that does not move matches it at once.
     let candidates = [stepPositions[index - 1]] + positions.indices.reversed().filter { $0 != stepPositions[index - 1] }
-    for candidate in candidates where Self.matches(grid, positions[candidate]) {
-      record(grid, at: candidate, step: index)
-      return
+    for candidate in candidates {
+      let first = positions[candidate].first
+      // The same coordinates, the usual case, need neither cell sizes nor a hash. Bit for
+      // bit, so that the key is `first`'s (0 and −0 are equal but hash apart).
+      if Self.sameBits(grid.latitudes, first.latitudes), Self.sameBits(grid.longitudes, first.longitudes) {
+        record(grid, at: candidate, step: index, key: positions[candidate].firstKey)
+        return
+      }
+      if matches(grid, candidate) {
+        record(grid, at: candidate, step: index, key: Self.key(grid))
+        return
+      }
     }
     // A move is looked for from the previous step's position only: the search costs a
     // pass over the position's cells per sample, and a nest moves from where it was.
-    let reference = previous
-    let found = Self.shifts(of: grid, from: reference)
+    let sizes = sizes(of: stepPositions[index - 1])
+    let reference = positions[stepPositions[index - 1]]
+    let found = Self.shifts(of: grid, from: reference, sizes: sizes)
     var failed: (offset: InputGrid.Offset, shift: InputGrid.Shift)?
     for shift in found.shifts {
-      let comparison = grid.compare(with: reference.first, sizes: reference.sizes, shift: shift)
+      let comparison = grid.compare(with: reference.first, sizes: sizes, shift: shift)
       guard let outside = comparison.outside else {
         _ = try grid.validated(step: step)
         let offset = InputGrid.Shift(i: reference.offset.i + shift.i, j: reference.offset.j + shift.j)
@@ -80,7 +93,7 @@ struct GridPositions {
           "the grid changes within the run\(InputGrid.at(step)): cell \(grid.cell(failed.offset.cell)) is at latitude \(failed.offset.latitude), longitude \(failed.offset.longitude), \(InputGrid.percent(failed.offset.fraction)) of a cell from \(failed.offset.otherLatitude), \(failed.offset.otherLongitude), where a move by \(failed.shift.i) columns and \(failed.shift.j) rows from the grid of \(reference.first.path) (step \(reference.firstStep) of the run) puts it: neither the same grid nor a move by whole cells"
       )
     }
-    let offset = found.nearest ?? grid.compare(with: reference.first, sizes: reference.sizes).outside
+    let offset = found.nearest ?? grid.compare(with: reference.first, sizes: sizes).outside
     let cell =
       offset.map { grid.describe($0, in: reference.first, step: reference.firstStep) }
       ?? "no cell overlaps the previous step's grid"
@@ -128,16 +141,35 @@ struct GridPositions {
     return (positions.map(\.common), warning)
   }
 
-  /// Whether every cell of `grid` lies within the tolerance of the same cell of `position`.
-  private static func matches(_ grid: InputGrid, _ position: Position) -> Bool {
-    if grid.latitudes == position.first.latitudes, grid.longitudes == position.first.longitudes { return true }
+  /// Whether every cell of `grid` lies within the tolerance of the same cell of position
+  /// `index`.
+  private mutating func matches(_ grid: InputGrid, _ index: Int) -> Bool {
+    let (first, sizes) = (positions[index].first, sizes(of: index))
     // A few cells first: a moved grid fails at once, without a pass over every cell.
     let corners = [0, grid.width - 1, grid.latitudes.count - grid.width, grid.latitudes.count - 1]
-    for cell in corners
-    where !(grid.fraction(cell, from: position.first, cell, size: position.sizes[cell]) <= InputGrid.tolerance) {
+    for cell in corners where !(grid.fraction(cell, from: first, cell, size: sizes[cell]) <= InputGrid.tolerance) {
       return false
     }
-    return grid.compare(with: position.first, sizes: position.sizes).outside == nil
+    return grid.compare(with: first, sizes: sizes).outside == nil
+  }
+
+  /// Whether two arrays hold the same bits.
+  private static func sameBits(_ a: [Float], _ b: [Float]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { a in
+      b.withUnsafeBytes { b in
+        guard let first = a.baseAddress, let second = b.baseAddress else { return a.count == b.count }
+        return memcmp(first, second, a.count) == 0
+      }
+    }
+  }
+
+  /// Position `index`'s cell sizes, made when first needed.
+  private mutating func sizes(of index: Int) -> [Float] {
+    if let sizes = positions[index].sizes { return sizes }
+    let sizes = positions[index].first.cellSizes()
+    positions[index].sizes = sizes
+    return sizes
   }
 
   /// The whole-cell shifts that put sample cells of `grid` within the tolerance of cells
@@ -146,7 +178,7 @@ struct GridPositions {
   /// of the position when none is within the tolerance (for the error), nil when none
   /// lies within a cell of it.
   private static func shifts(
-    of grid: InputGrid, from position: Position
+    of grid: InputGrid, from position: Position, sizes: [Float]
   ) -> (
     shifts: [InputGrid.Shift], nearest: InputGrid.Offset?
   ) {
@@ -158,7 +190,7 @@ struct GridPositions {
         let (i, j) = ((grid.width - 1) * si / 4, (grid.height - 1) * sj / 4)
         let cell = j * grid.width + i
         guard let other = nearestCell(grid.latitudes[cell], grid.longitudes[cell], in: reference) else { continue }
-        let fraction = grid.fraction(cell, from: reference, other, size: position.sizes[other])
+        let fraction = grid.fraction(cell, from: reference, other, size: sizes[other])
         if fraction <= InputGrid.tolerance {
           votes[InputGrid.Shift(i: other % reference.width - i, j: other / reference.width - j), default: 0] += 1
         } else if fraction <= 1, fraction < nearest?.fraction ?? .infinity {
@@ -187,9 +219,9 @@ struct GridPositions {
     return best?.cell
   }
 
-  private mutating func record(_ grid: InputGrid, at index: Int, step: Int) {
+  /// Counts `grid` (whose `key` is given) as a step at position `index`.
+  private mutating func record(_ grid: InputGrid, at index: Int, step: Int, key: Int) {
     stepPositions.append(index)
-    let key = Self.key(grid)
     var variant = positions[index].variants[key] ?? (step, 0)
     variant.count += 1
     positions[index].variants[key] = variant
@@ -200,9 +232,10 @@ struct GridPositions {
   }
 
   private static func position(_ grid: InputGrid, offset: InputGrid.Shift, step: Int) -> Position {
-    Position(
-      first: grid, sizes: grid.cellSizes(), offset: offset, firstStep: step, common: grid, commonCount: 1,
-      variants: [key(grid): (step, 1)])
+    let key = key(grid)
+    return Position(
+      first: grid, sizes: nil, firstKey: key, offset: offset, firstStep: step, common: grid, commonCount: 1,
+      variants: [key: (step, 1)])
   }
 
   /// The coordinates' identity: equal coordinates have equal keys (and unequal ones, but

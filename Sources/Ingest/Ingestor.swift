@@ -1,5 +1,7 @@
 import CubeFormat
+import Dispatch
 import Meteorology
+import Synchronization
 
 /// Ingests a run's NetCDF files into cubes, one per domain, published atomically in a store.
 public enum Ingestor {
@@ -104,9 +106,10 @@ public enum Ingestor {
     var costs: [IngestCost] = []
     for conventionPlan in plans {
       // The neighbourhood share of rain is computed alike for every convention, from the
-      // plan's own rain; its reach is part of each band's rows.
-      let plan = conventionPlan.addingPrecipitationNeighbourhood(
-        rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1)
+      // plan's own rain; its reach is part of each band's rows. The projection is checked
+      // once: the warning, the cube's record and its locator index share the outcome.
+      let (plan, geometry) = prepared(
+        conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
       let cost = IngestCost(
         width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
@@ -114,14 +117,39 @@ public enum Ingestor {
       try cost.require(store: options.store, path: plan.steps[0].path)
       costs.append(cost)
       warnings += plan.warnings
-      if let warning = ProjectionCheck.warning(for: plan, names: .of(convention)) { warnings.append(warning) }
+      if let warning = geometry.warning { warnings.append(warning) }
       published.append(
         try CubePublisher.publish(
-          plan, store: options.store, model: model, precision: options.precision, cost: cost))
+          plan, store: options.store, model: model, precision: options.precision, cost: cost, geometry: geometry))
       warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
     }
     return Report(
       convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed,
       costs: costs)
+  }
+
+  /// `plan` with its precipitation neighbourhood, and the check of its projection, made at
+  /// once on two threads: each looks at every cell of the grid before the first step is
+  /// read, neither needs the other, and either alone kept one core of two busy. Neither
+  /// throws, so an error still comes from the first step that has one.
+  private static func prepared(
+    _ plan: IngestPlan, rainStep: Double, names: ProjectionCheck.Names
+  ) -> (IngestPlan, ProjectionCheck.Outcome) {
+    let results = Mutex<(plan: IngestPlan?, geometry: ProjectionCheck.Outcome?)>((nil, nil))
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        let widened = plan.addingPrecipitationNeighbourhood(rainStep: rainStep)
+        results.withLock { $0.plan = widened }
+      } else {
+        let geometry = ProjectionCheck.check(plan, names: names)
+        results.withLock { $0.geometry = geometry }
+      }
+    }
+    // `concurrentPerform` returns once both have run, so both are set.
+    let (widened, geometry) = results.withLock { ($0.plan, $0.geometry) }
+    return (
+      widened ?? plan.addingPrecipitationNeighbourhood(rainStep: rainStep),
+      geometry ?? ProjectionCheck.check(plan, names: names)
+    )
   }
 }

@@ -8,6 +8,11 @@ import GridGeometry
 ///
 /// The cube keeps the source's projection either way (see docs/cube-format.md): it is
 /// provenance, and readers check it themselves.
+///
+/// Each grid position is checked once (`check`), and the one outcome feeds the warning,
+/// the cube's record that the projection locates every cell, and its locator index: the
+/// check projects every cell and every boundary between cells, which was a serial second of
+/// a 3 km ingest when each of the three made it again.
 enum ProjectionCheck {
   /// The names a convention gives the projection code and the cell coordinates.
   struct Names {
@@ -23,99 +28,105 @@ enum ProjectionCheck {
     }
   }
 
+  /// What the check of a plan's grid found.
+  struct Outcome: Sendable {
+    /// Why the plan's projection cannot locate points on its grid, as a warning naming the
+    /// file; nil when it can, when no projection is recorded, or when the grid is a regular
+    /// latitude/longitude lattice, which has a locator of its own. A moving grid's first
+    /// position that fails is named.
+    let warning: String?
+    /// Whether the projection (its code and parameters) locates every cell of every
+    /// position within `AnalyticLocator.tolerance`: what a version 3 cube's record says
+    /// (geometry flag bit 0), so that a reader builds the analytic locator without checking
+    /// the cells again.
+    let locatesEveryCell: Bool
+    /// The locator index a version 3 cube of a grid that does not move stores (record
+    /// geometry flag bit 1): its locator, built and checked against every cell here, so
+    /// that a reader maps it rather than building it again; nil for a moving grid, or a
+    /// grid that gets the generic curvilinear locator (`LocatorIndex`).
+    let locatorIndex: [UInt8]?
+  }
+
   /// A projection code as a cube stores it: 0 (unknown) unless the attribute holds a whole
   /// number that fits.
   static func code(_ value: Double?) -> UInt32 {
     value.flatMap { UInt32(exactly: $0) } ?? 0
   }
 
-  /// Why the plan's projection cannot locate points on its grid, as a warning naming the
-  /// file; nil when it can, when no projection is recorded, or when the grid is a regular
-  /// latitude/longitude lattice, which has a locator of its own. A moving grid's every
-  /// position is checked, as a reader checks each before it locates points in it; the
-  /// first that fails is named.
-  static func warning(for plan: IngestPlan, names: Names) -> String? {
-    guard let motion = plan.motion else {
-      return warning(for: plan, latitudes: plan.latitudes, longitudes: plan.longitudes, names: names)
-    }
-    for (index, position) in motion.positions.enumerated() {
-      if let warning = warning(
-        for: plan, latitudes: position.latitudes, longitudes: position.longitudes, names: names)
-      {
-        return index == 0 ? warning : "grid position \(index): \(warning)"
-      }
-    }
-    return nil
-  }
-
-  /// Whether the plan's projection (its code and parameters) locates every cell of every
-  /// position of its grid within `AnalyticLocator.tolerance`: what a version 3 cube's
-  /// record says (geometry flag bit 0), so that a reader builds the analytic locator
-  /// without checking the cells again.
-  static func locatesEveryCell(_ plan: IngestPlan) -> Bool {
+  /// Checks the plan's projection against each position of its grid, in order, until the
+  /// warning and the record are both known (a moving grid's later positions cannot change
+  /// them once a position has failed with a warning).
+  static func check(_ plan: IngestPlan, names: Names) -> Outcome {
     let positions =
       plan.motion?.positions.map { ($0.latitudes, $0.longitudes) } ?? [(plan.latitudes, plan.longitudes)]
-    return positions.allSatisfy { latitudes, longitudes in
-      guard
-        let grid = try? CurvilinearGrid(
-          width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
-      else { return false }
-      return problem(for: plan, grid: grid, names: .of(.wrf)) == nil
+    var warning: String?
+    var locates = true
+    var index: [UInt8]?
+    for (number, (latitudes, longitudes)) in positions.enumerated() {
+      let position = check(plan, latitudes: latitudes, longitudes: longitudes, names: names)
+      if warning == nil, let found = position.warning {
+        warning = number == 0 ? found : "grid position \(number): \(found)"
+      }
+      locates = locates && position.locates
+      if plan.motion == nil { index = position.index }
+      if !locates, warning != nil { break }
+      // Without a projection no position has a warning or locates every cell, and a moving
+      // grid has no index: nothing more to learn.
+      if plan.motion != nil, plan.projection.code == 0 { break }
     }
+    return Outcome(warning: warning, locatesEveryCell: locates, locatorIndex: index)
   }
 
-  /// The locator index a version 3 cube of a grid that does not move stores (record
-  /// geometry flag bit 1): its locator built and checked against every cell once, here,
-  /// so that a reader maps it rather than building it again; nil for a moving grid, or a
-  /// grid that gets the generic curvilinear locator (`LocatorIndex.encode`).
-  static func locatorIndex(for plan: IngestPlan) -> [UInt8]? {
-    guard plan.motion == nil,
+  /// One position's outcome.
+  private static func check(
+    _ plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
+  ) -> (warning: String?, locates: Bool, index: [UInt8]?) {
+    guard
       let grid = try? CurvilinearGrid(
-        width: plan.width, height: plan.height, latitudes: plan.latitudes, longitudes: plan.longitudes)
-    else { return nil }
-    let projection =
-      plan.projection.code == 0
-      ? nil
-      : try? MapProjection(wrfCode: Int(plan.projection.code), parameters: plan.projection.parameters, grid: grid)
-    return LocatorIndex.encode(grid: grid, projection: projection)
+        width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
+    else { return (nil, false, nil) }
+    let lattice = RegularLatLonLocator(grid: grid)
+    let tried = analytic(for: plan, grid: grid, names: names)
+    // A lattice has a locator of its own, whatever its projection says.
+    let warning = plan.projection.code != 0 && lattice == nil ? tried.problem : nil
+    let locator =
+      lattice.map { GridLocator(grid: grid, regular: $0) }
+      ?? tried.locator.map { GridLocator(grid: grid, analytic: $0) }
+    return (warning, tried.problem == nil, locator.flatMap(LocatorIndex.init)?.encoded)
   }
 
-  private static func warning(
-    for plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
-  ) -> String? {
-    guard plan.projection.code != 0,
-      let grid = try? CurvilinearGrid(
-        width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes),
-      RegularLatLonLocator(grid: grid) == nil
-    else { return nil }
-    return problem(for: plan, grid: grid, names: names)
-  }
-
-  /// Why the plan's projection does not locate every cell of `grid`; nil when it does.
-  private static func problem(for plan: IngestPlan, grid: CurvilinearGrid, names: Names) -> String? {
+  /// The analytic locator of the plan's projection over `grid`, or why it cannot locate
+  /// every cell.
+  private static func analytic(
+    for plan: IngestPlan, grid: CurvilinearGrid, names: Names
+  ) -> (locator: AnalyticLocator?, problem: String?) {
     let path = plan.steps[0].path
     let code = Int(plan.projection.code)
     let fallback = "queries use the generic locator"
-    guard plan.projection.code != 0 else { return "\(path): no projection is recorded; \(fallback)" }
+    guard plan.projection.code != 0 else { return (nil, "\(path): no projection is recorded; \(fallback)") }
     guard let kind = MapProjection.Kind(rawValue: code) else {
-      return "\(path): \(names.code) \(code) is not a projection with an analytic mapping (1, 2, 3 or 6); \(fallback)"
+      return (
+        nil, "\(path): \(names.code) \(code) is not a projection with an analytic mapping (1, 2, 3 or 6); \(fallback)"
+      )
     }
     let projection: MapProjection
     do {
       projection = try MapProjection(wrfCode: code, parameters: plan.projection.parameters, grid: grid)
     } catch {
-      return "\(path): \(names.code) \(code) (\(kind.name)): \(reason(error)); \(fallback)"
+      return (nil, "\(path): \(names.code) \(code) (\(kind.name)): \(reason(error)); \(fallback)")
     }
-    let worst = projection.largestMismatch(on: grid)
+    let images = projection.cellImages(on: grid)
+    let worst = images.mismatch
     guard worst.cells <= AnalyticLocator.tolerance else {
-      return
+      return (
+        nil,
         "\(path): \(names.code) \(code) (\(kind.name)) disagrees with \(names.coordinates) by \(AnalyticLocator.cells(worst.cells)) at (\(worst.i), \(worst.j)); \(fallback)"
+      )
     }
     do {
-      _ = try AnalyticLocator(grid: grid, projection: projection)
-      return nil
+      return (try AnalyticLocator(grid: grid, projection: projection, images: images), nil)
     } catch {
-      return "\(path): \(reason(error)); \(fallback)"
+      return (nil, "\(path): \(reason(error)); \(fallback)")
     }
   }
 

@@ -74,8 +74,8 @@ final class StepFields {
     return values
   }
 
-  private func screened(_ name: String, _ values: [Double]) -> [Double] {
-    var values = values
+  /// `values` screened in place: taken, not copied once more per field read.
+  private func screened(_ name: String, _ values: consuming [Double]) -> [Double] {
     screen.screen(name, &values, step: step, region: .rows(of: band))
     return values
   }

@@ -38,20 +38,33 @@ extension WRFDerivation {
     _ fields: StepFields, perLevel fraction: [Double]
   ) throws(IngestError) -> (low: [Double], mid: [Double], high: [Double]) {
     let (p, pb) = (try fields.volume("P"), try fields.volume("PB"))
-    var layers = [[Double]](repeating: [Double](repeating: 0, count: fields.cells), count: 3)
-    for index in fraction.indices {
-      let cell = index % fields.cells
-      let pressure = p[index] + pb[index]
-      let value = 100 * fraction[index]
-      guard !pressure.isNaN else {
-        for layer in 0..<3 { layers[layer][cell] = .nan }
-        continue
+    let cells = fields.cells
+    // Three flat arrays, level by level, written through their buffers: an array of layers
+    // paid a uniqueness check and a division per value.
+    var low = [Double](repeating: 0, count: cells)
+    var mid = low
+    var high = low
+    low.withUnsafeMutableBufferPointer { low in
+      mid.withUnsafeMutableBufferPointer { mid in
+        high.withUnsafeMutableBufferPointer { high in
+          for start in stride(from: 0, to: fraction.count, by: max(cells, 1)) {
+            for index in start..<min(start + cells, fraction.count) {
+              let cell = index - start
+              let pressure = p[index] + pb[index]
+              guard !pressure.isNaN else {
+                (low[cell], mid[cell], high[cell]) = (.nan, .nan, .nan)
+                continue
+              }
+              let value = 100 * fraction[index]
+              let layer = pressure > Self.lowCloudTop ? low : pressure > Self.highCloudBase ? mid : high
+              let current = layer[cell]
+              layer[cell] = value.isNaN || current.isNaN ? .nan : max(current, value)
+            }
+          }
+        }
       }
-      let layer = pressure > Self.lowCloudTop ? 0 : pressure > Self.highCloudBase ? 1 : 2
-      let current = layers[layer][cell]
-      layers[layer][cell] = value.isNaN || current.isNaN ? .nan : max(current, value)
     }
-    return (layers[0], layers[1], layers[2])
+    return (low, mid, high)
   }
 
   /// Visibility (m): the lower of the hydrometeor extinction at the lowest level and the
@@ -76,24 +89,28 @@ extension WRFDerivation {
       }
       return range.map { cell in
         var rh = -Double.infinity
+        // The lowest level's temperature, which the extinction needs too: one `pow` for both.
+        var lowestKelvin: Double?
         for level in 0..<levels {
           let index = level * cells + cell
-          let humidity = Thermodynamics.levelHumidity(
-            mixingRatio: at(q, index), pascal: at(p, index) + at(pb, index), perturbationTheta: at(t, index))
+          let pressure = at(p, index) + at(pb, index)
+          let kelvin = Self.kelvin(pascal: pressure, perturbationTheta: at(t, index))
+          if level == 0 { lowestKelvin = kelvin }
+          let humidity = Thermodynamics.levelHumidity(mixingRatio: at(q, index), pascal: pressure, kelvin: kelvin)
           // An unknown level makes the cell unknown (`max` would skip it).
           rh = humidity.isNaN ? .nan : max(rh, humidity)
           if rh.isNaN { break }
         }
         let pressure = at(p, cell) + at(pb, cell)
         let (cloud, rain, ice, snow) = (at(qc, cell), at(qr, cell), at(qi, cell), at(qs, cell))
-        // Clear air needs no temperature (a `pow`): CALVIS gives the cap.
+        // Clear air needs no temperature: CALVIS gives the cap.
         let clear = cloud == 0 && rain == 0 && ice == 0 && snow == 0
         let hydrometeor =
           clear
           ? Visibility.maximum
           : Visibility.hydrometeors(
             cloudWater: cloud, rain: rain, ice: ice, snow: snow, vapour: at(q, cell), pascal: pressure,
-            kelvin: Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
+            kelvin: lowestKelvin ?? Self.kelvin(pascal: pressure, perturbationTheta: at(t, cell)))
         guard !rh.isNaN, !hydrometeor.isNaN else { return .nan }
         return min(hydrometeor, Visibility.humidity(relativeHumidity: rh))
       }
@@ -153,9 +170,13 @@ extension WRFDerivation {
     return gusts
   }
 
-  /// The surface-based lifted index at 500 hPa (K) of the cells with precipitation (> 0) in
-  /// `precipitation`; NaN elsewhere and where the model levels do not reach 500 hPa.
-  func liftedIndex(_ fields: StepFields, where precipitation: [Double]) throws(IngestError) -> [Double] {
+  /// The surface-based lifted index at 500 hPa (K) of the cells `needed` says; NaN
+  /// elsewhere and where the model levels do not reach 500 hPa. Every input is read
+  /// (and screened) whichever cells need it, so that what a run reads does not depend on
+  /// its weather.
+  func liftedIndex(
+    _ fields: StepFields, where needed: @Sendable (Int) -> Bool
+  ) throws(IngestError) -> [Double] {
     let cells = fields.cells
     let (t2, q2, psfc) = (try fields.field("T2"), try fields.field("Q2"), try fields.field("PSFC"))
     let (p, pb, t) = (try fields.volume("P"), try fields.volume("PB"), try fields.volume("T"))
@@ -163,7 +184,7 @@ extension WRFDerivation {
     // Split over the cores (`CellPartition`): the parcel's ascent is the costliest per-cell work.
     return CellPartition.map(cells: cells) { range in
       range.map { cell in
-        guard cell < precipitation.count && precipitation[cell] > 0 else { return .nan }
+        guard needed(cell) else { return .nan }
         let environment = LiftedIndex.environmentTemperature(
           levels: levels, pressure: { p[$0 * cells + cell] + pb[$0 * cells + cell] },
           temperature: { k in
@@ -182,9 +203,14 @@ extension [Double] {
   /// NaN at any level makes the column unknown.
   func columnMaximum(cells: Int) -> [Double] {
     var maximum = [Double](repeating: -.infinity, count: cells)
-    for index in indices {
-      let cell = index % cells
-      maximum[cell] = self[index].isNaN || maximum[cell].isNaN ? .nan : Swift.max(maximum[cell], self[index])
+    // Level by level through the buffer, without a division or a uniqueness check per value.
+    maximum.withUnsafeMutableBufferPointer { maximum in
+      for start in stride(from: 0, to: count, by: Swift.max(cells, 1)) {
+        for index in start..<Swift.min(start + cells, count) {
+          let cell = index - start
+          maximum[cell] = self[index].isNaN || maximum[cell].isNaN ? .nan : Swift.max(maximum[cell], self[index])
+        }
+      }
     }
     return maximum
   }

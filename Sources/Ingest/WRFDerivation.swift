@@ -218,6 +218,8 @@ struct WRFDerivation {
     var derived: [Metric: [Double]] = [:]
     var perLevel: [Double]?
     var layers: (low: [Double], mid: [Double], high: [Double])?
+    // Both components come from one rotation.
+    var wind: (u: [Double], v: [Double])?
     for metric in metrics {
       let values: [Double]
       switch metric {
@@ -240,8 +242,14 @@ struct WRFDerivation {
         if layers == nil { layers = try cloudLayers(fields, perLevel: perLevel ?? []) }
         values = metric == .cloudLow ? layers?.low ?? [] : metric == .cloudMid ? layers?.mid ?? [] : layers?.high ?? []
       case .windU, .windV:
-        let wind = try earthRelativeWind(fields, rotation: rotations?[motion?.stepPositions[index] ?? 0])
-        values = metric == .windU ? wind.u : wind.v
+        let rotated: (u: [Double], v: [Double])
+        if let wind {
+          rotated = wind
+        } else {
+          rotated = try earthRelativeWind(fields, rotation: rotations?[motion?.stepPositions[index] ?? 0])
+        }
+        wind = rotated
+        values = metric == .windU ? rotated.u : rotated.v
       case .atmPress:
         let (p, h, t) = (try fields.field("PSFC"), try fields.field("HGT"), try fields.field("T2"))
         values = (0..<fields.cells).map {
@@ -252,7 +260,8 @@ struct WRFDerivation {
       case .shortwave:
         values = try fields.field("SWDOWN")
       case .apparentTemp:
-        values = try apparentTemperature(fields)
+        // The humidity derived above, when it was (an `exp` per cell).
+        values = try apparentTemperature(fields, relativeHumidity: derived[.hum])
       case .visibility:
         values = try visibility(fields)
       case .windGusts:
@@ -336,8 +345,13 @@ struct WRFDerivation {
     }
   }
 
-  private func apparentTemperature(_ fields: StepFields) throws(IngestError) -> [Double] {
-    let (t, rh) = (try fields.field("T2"), try relativeHumidity(fields))
+  /// `relativeHumidity` is the step's `relativeHumidity(fields)` when already derived.
+  private func apparentTemperature(
+    _ fields: StepFields, relativeHumidity known: [Double]?
+  ) throws(IngestError) -> [Double] {
+    let t = try fields.field("T2")
+    let rh: [Double]
+    if let known { rh = known } else { rh = try relativeHumidity(fields) }
     let (u, v) = (try fields.field("U10"), try fields.field("V10"))
     let shortwave = hasShortwave ? try fields.field("SWDOWN") : nil
     return (0..<fields.cells).map { cell in
@@ -378,9 +392,14 @@ struct WRFDerivation {
     _ fields: StepFields, hour: HourAmounts, derived: [Metric: [Double]]
   ) throws(IngestError) -> [Double] {
     let t = try fields.field("T2")
-    // Every thunderstorm code (95–99) comes with precipitation, so the index, the costliest
-    // input, is computed only where the hour has some.
-    let lifted = hasLiftedIndex ? try liftedIndex(fields, where: hour.total ?? []) : nil
+    // The index, the costliest input, is computed only where the code reads it: a wet hour
+    // whose convective part could make a thunderstorm (95–99).
+    let lifted =
+      hasLiftedIndex
+      ? try liftedIndex(fields) { cell in
+        guard let total = hour.total, cell < total.count else { return false }
+        return WeatherCode.readsLiftedIndex(precipitation: total[cell], convective: hour.convective?[cell])
+      } : nil
     // A parcel of screened-out input has no index: the code would miss a thunderstorm it
     // cannot rule out, so it is missing rather than a guess.
     let parcel = hasLiftedIndex ? (try fields.field("Q2"), try fields.field("PSFC")) : nil

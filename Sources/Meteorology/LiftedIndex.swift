@@ -88,7 +88,9 @@ public enum LiftedIndex {
       let (lower, upper) = (pressure(k), pressure(k + 1))
       guard lower >= Self.pressure, upper <= Self.pressure, lower > upper else { continue }
       let w = (log(lower) - log(Self.pressure)) / (log(lower) - log(upper))
-      return temperature(k) + w * (temperature(k + 1) - temperature(k))
+      // Each level's temperature once: it may cost a `pow`.
+      let below = temperature(k)
+      return below + w * (temperature(k + 1) - below)
     }
     return nil
   }

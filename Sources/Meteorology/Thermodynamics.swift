@@ -46,7 +46,13 @@ public enum Thermodynamics {
   /// Relative humidity (0–1, not clamped above) of a model level from WRF's QVAPOR
   /// (kg/kg), full pressure P + PB (Pa) and perturbation potential temperature T (K).
   public static func levelHumidity(mixingRatio q: Double, pascal p: Double, perturbationTheta t: Double) -> Double {
-    let kelvin = (t + 300) * pow(p / 100_000, 0.2857)
+    levelHumidity(mixingRatio: q, pascal: p, kelvin: (t + 300) * pow(p / 100_000, 0.2857))
+  }
+
+  /// `levelHumidity(mixingRatio:pascal:perturbationTheta:)` from the level's temperature
+  /// (K), for a caller that needs the temperature as well: its `pow` costs as much as the
+  /// rest.
+  public static func levelHumidity(mixingRatio q: Double, pascal p: Double, kelvin: Double) -> Double {
     let es = saturationVapourPressure(kelvin: kelvin)
     let ws = 0.622 * es / (0.01 * p - 0.378 * es)
     return max(q / ws, 0)

@@ -78,6 +78,53 @@ func isAnalytic(_ cube: Cube) -> Bool {
     #expect(bad.locatorIndex == nil)
   }
 
+  /// One check feeds the warning, the cube's record (geometry flag bit 0) and its locator
+  /// index, and all three agree with a reader's own check of the stored grid (the analytic
+  /// locator and `LocatorIndex.encode` built from the cube's coordinates and projection):
+  /// on files whose projection holds (two Lambert grids, a Mercator grid, a moving nest), on
+  /// one whose TRUELAT1 is wrong, and on a CF lattice.
+  @Test func theWarningTheRecordAndTheIndexAgreeWithAReadersCheck() throws {
+    let directory = SampleFiles.temporaryDirectory("projection-agree")
+    defer { SampleFiles.remove(directory) }
+    let wrong = "\(directory)/wrfout_d02_2008-10-26_12:00:00"
+    try WRFFixture.copy(SampleFiles.tipD2, to: wrong, attributes: ["TRUELAT1": .reals([40])])
+    let paths = [
+      SampleFiles.allvars, SampleFiles.tipD2, SampleFiles.mercator, SampleFiles.grid("wrf/wrf_katrina_moving_d02.nc"),
+      wrong, SampleFiles.grid("cf/gfs_1deg_subset.nc"),
+    ]
+    var outcomes: Set<String> = []
+    for (number, path) in paths.enumerated() {
+      let report = try Ingestor.run([path], options: .init(store: "\(directory)/store\(number)"))
+      let published = try #require(report.published.first).path
+      let cube = try Version3Cube(Array(try Data(contentsOf: URL(fileURLWithPath: published))))
+      let warning = report.warnings.first { $0.hasSuffix("; queries use the generic locator") }
+      var locates = true
+      var warned = false
+      var index: [UInt8]?
+      for (latitudes, longitudes) in zip(cube.latitudes, cube.longitudes) {
+        let grid = try CurvilinearGrid(
+          width: cube.width, height: cube.height, latitudes: latitudes, longitudes: longitudes)
+        let projection =
+          cube.projectionCode == 0
+          ? nil
+          : try? MapProjection(
+            wrfCode: Int(cube.projectionCode), parameters: cube.projectionParameters, grid: grid)
+        let analytic = projection.flatMap { try? AnalyticLocator(grid: grid, projection: $0) }
+        locates = locates && analytic != nil
+        warned = warned || (cube.projectionCode != 0 && analytic == nil && RegularLatLonLocator(grid: grid) == nil)
+        index = cube.latitudes.count == 1 ? LocatorIndex.encode(grid: grid, projection: projection) : nil
+      }
+      #expect((warning != nil) == warned, "\(path): \(String(describing: warning))")
+      #expect((cube.geometryFlags & 1 == 1) == locates, "\(path): flags \(cube.geometryFlags)")
+      #expect(cube.locatorIndex == index, "\(path)")
+      #expect((cube.geometryFlags & 2 == 2) == (index != nil), "\(path): flags \(cube.geometryFlags)")
+      outcomes.insert("warning \(warned), locates \(locates), index \(index != nil)")
+    }
+    // The files cover a grid that passes with an index, one that moves (no index), one
+    // that fails, and a lattice (an index, no projection).
+    #expect(outcomes.count >= 3, "\(outcomes)")
+  }
+
   /// Codes with no analytic mapping are reported; codes that are no codes at all (negative,
   /// fractional, too large) are stored as unknown, without a crash and without a warning.
   @Test func unusableProjectionCodesAreReportedOrRecordedAsUnknown() throws {
