@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The words of one band held in memory, `[metric][step][cell of the band]`, which several
@@ -7,7 +8,10 @@ import Synchronization
 /// one holder at a time, and the rows of one step (one per metric) are disjoint from every
 /// other step's, so no two threads ever write the same word. Packing reads the words only
 /// once the band is sealed, which is refused while any step is claimed, and nothing is
-/// claimed once it is sealed: no write can race a read.
+/// claimed once it is sealed: no write can race a read. A band sealed to be packed and
+/// then held again for the next band (`seal(reopening:)`) makes a claim wait until it is
+/// reset, so that the next band's steps can be derived while the band is packed, in the
+/// same words.
 ///
 /// `@unchecked Sendable`: it owns its allocation and the lock that hands out its steps,
 /// through which alone the words are reached.
@@ -25,8 +29,12 @@ package final class BandWords: @unchecked Sendable {
     var claimed: [Bool]
     var outstanding = 0
     var sealed = false
+    /// Sealed to be packed, and to be reset for another band: claims wait for the reset.
+    var reopening = false
   }
   private let state: Mutex<State>
+  /// Entered while the words are sealed to be reset (`reopening`): claims wait on it.
+  private let reopened = DispatchGroup()
 
   /// Words for bands of up to `bandCells` cells, holding a band of `cells` cells, missing
   /// throughout.
@@ -39,22 +47,40 @@ package final class BandWords: @unchecked Sendable {
     base.initialize(repeating: CubeMetric.missing, count: Swift.max(capacity, 1))
   }
 
-  deinit { base.deallocate() }
+  deinit {
+    // A group released while entered is a fault of libdispatch's: balance it.
+    if state.withLock({ $0.reopening }) { reopened.leave() }
+    base.deallocate()
+  }
 
   /// Cells of the band held.
   package var cells: Int { state.withLock { $0.cells } }
 
   /// The words of step `step`, for its holder alone until it is released (the `StepWords`
-  /// ends); nil when the step is out of range, claimed already, or the band is sealed.
+  /// ends); nil when the step is out of range, claimed already, or the band is sealed for
+  /// good. While the band is sealed to be packed and reset for the next
+  /// (`seal(reopening: true)`), the claim waits for the reset and is one of the next band's.
   package func claim(step: Int) -> StepWords? {
-    let cells = state.withLock { state -> Int? in
-      guard (0..<steps).contains(step), !state.sealed, !state.claimed[step] else { return nil }
-      state.claimed[step] = true
-      state.outstanding += 1
-      return state.cells
+    enum Outcome {
+      case claimed(cells: Int)
+      case refused
+      case wait
     }
-    guard let cells else { return nil }
-    return StepWords(owner: self, step: step, cells: cells, steps: steps, base: base)
+    while true {
+      let outcome = state.withLock { state -> Outcome in
+        guard (0..<steps).contains(step) else { return .refused }
+        if state.sealed { return state.reopening ? .wait : .refused }
+        guard !state.claimed[step] else { return .refused }
+        state.claimed[step] = true
+        state.outstanding += 1
+        return .claimed(cells: state.cells)
+      }
+      switch outcome {
+      case .claimed(let cells): return StepWords(owner: self, step: step, cells: cells, steps: steps, base: base)
+      case .refused: return nil
+      case .wait: reopened.wait()
+      }
+    }
   }
 
   /// Ends a claim.
@@ -65,12 +91,15 @@ package final class BandWords: @unchecked Sendable {
     }
   }
 
-  /// Ends the filling: true, and nothing can be claimed any more, unless a step is still
-  /// claimed (false, and nothing changes).
-  func seal() -> Bool {
+  /// Ends the filling: true, and nothing can be claimed until a `reset(cells:)` (claims
+  /// wait for it when `reopening`, and are refused otherwise), unless a step is still
+  /// claimed or the band is sealed already (false, and nothing changes).
+  func seal(reopening: Bool = false) -> Bool {
     state.withLock { state in
-      guard state.outstanding == 0 else { return false }
+      guard state.outstanding == 0, !state.sealed else { return false }
       state.sealed = true
+      state.reopening = reopening
+      if reopening { reopened.enter() }
       return true
     }
   }
@@ -89,6 +118,7 @@ package final class BandWords: @unchecked Sendable {
     state.withLock { state in
       guard state.outstanding == 0, cells * steps * metrics.count <= capacity else { return false }
       base.update(repeating: CubeMetric.missing, count: cells * steps * metrics.count)
+      if state.reopening { reopened.leave() }
       state = State(cells: cells, claimed: [Bool](repeating: false, count: steps))
       return true
     }

@@ -12,10 +12,11 @@ import Dispatch
 /// The words of one band (every step of every metric over the band's cells) are held in
 /// memory (`BandWords`), where several threads may quantize a step each at once; the first
 /// write to a later band packs the band held, metric by metric, exactly as a version 2
-/// section over the band's cells, and appends it to the file (`BandPacker`). With
-/// `Layout.packsInBackground`, a second band's words are held so that a band is packed on a
-/// background thread while the next is filled. The geometry
-/// goes out when the writer is made; the terrain, positions, locator index, band index and
+/// section over the band's cells, and appends it to the file (`BandPacker`). A band with
+/// another after it is packed on a background thread while the next band's steps are
+/// derived: those steps wait to be stored until the words are free again, or, with
+/// `Layout.packsInBackground`, go into a second band's words at once. The geometry goes
+/// out when the writer is made; the terrain, positions, locator index, band index and
 /// checksum table at `publish()`, then the header. `CubeOutput` takes each 64 KiB block's
 /// checksum as the block goes out, so nothing is read back and no page is written twice.
 final class BandWriter {
@@ -193,40 +194,43 @@ final class BandWriter {
     return held
   }
 
-  /// Packs the held band into the output (on the background thread, with
-  /// `packsInBackground` and more bands to come) and holds the next band, missing
-  /// throughout.
+  /// Packs the held band into the output and holds the next band, missing throughout.
+  ///
+  /// With a band after it, the band is packed on the background thread: with
+  /// `packsInBackground` from these words while the next band fills the other ones;
+  /// otherwise the words are sealed to be held again (`BandWords.seal(reopening:)`), so
+  /// that the next band's steps are derived while the band is packed and wait only to be
+  /// stored. The last band is packed at once.
   private func packBand() {
-    let steps = header.stepCount
     let next = cells(ofBand: band + 1).count
     band += 1
     guard let words = held else { return }
-    guard words.seal() else {
+    // The previous band's pack is over: its words are this band's, or ready for the next.
+    packing.wait()
+    guard words.seal(reopening: next > 0 && !layout.packsInBackground) else {
       // Every write of a step ends before the call that packs its band is made: a claim
       // still held is the caller's fault, and the cube is not published.
       _ = refuse("band \(band - 1) was packed while a step of it was still being written", returning: 0)
       return
     }
-    guard layout.packsInBackground, next > 0 else {
-      packing.wait()
+    guard next > 0 else {
       if !packer.pack(words) { _ = refuse("band \(band - 1) could not be packed", returning: 0) }
-      // The band's words are held again for the next band (the last may be shorter: the
-      // allocation of a full band is kept, so that two are never held at once).
-      if next > 0, !words.reset(cells: next) {
-        _ = refuse("the words of band \(band) could not be held", returning: 0)
-      }
       return
     }
-    // The other words were packed, and made ready for this band, by the last pack.
-    packing.wait()
-    let filled =
-      spare ?? BandWords(bandCells: min(bandCells, header.cells), cells: next, steps: steps, metrics: header.metrics)
-    held = filled
-    spare = words
-    let after = cells(ofBand: band + 1).count
+    if layout.packsInBackground {
+      held =
+        spare
+        ?? BandWords(
+          bandCells: min(bandCells, header.cells), cells: next, steps: header.stepCount, metrics: header.metrics)
+      spare = words
+    }
+    // Once packed, the words are held again: for the band after the next with a second
+    // set of words, for the next without (the last band may be shorter: the allocation of
+    // a full band is kept).
+    let after = cells(ofBand: band + (layout.packsInBackground ? 1 : 0)).count
     let packer = self.packer
     packingQueue.async(group: packing) {
-      // Failures are the output's, reported at `publish()`; a band not sealed cannot be here.
+      // Failures are the output's, reported at `publish()`; the words are sealed.
       _ = packer.pack(words)
       if after > 0 { _ = words.reset(cells: after) }
     }

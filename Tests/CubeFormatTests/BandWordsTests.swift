@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import _TestSupport
 
@@ -99,5 +100,20 @@ import _TestSupport
     }
     #expect(words.seal())
     #expect(words.withSealedWords { $0.allSatisfy { $0 == CubeMetric.missing } } == true)
+  }
+
+  /// Words sealed to be packed and held again for the next band make a claim wait for
+  /// their reset, and the claim is then one of the next band's; words sealed for good
+  /// refuse it.
+  @Test func aClaimOfWordsSealedToBeHeldAgainWaitsForTheNextBand() {
+    let words = Self.words()
+    #expect(words.seal(reopening: true))
+    #expect(!words.seal())
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { _ = words.reset(cells: 4) }
+    // Three cells before the reset, four after.
+    let cells = words.claim(step: 0)?.cells
+    #expect(cells == 4)
+    #expect(words.seal())
+    #expect(!Self.claims(words, step: 0))
   }
 }

@@ -83,9 +83,14 @@ import _TestSupport
       plan, into: "\(directory)/alone", .init(bandCells: 16, workers: 1, packsInBackground: false))
     let threaded = try Self.publish(
       plan, into: "\(directory)/threaded", .init(bandCells: 16, workers: 3, packsInBackground: true))
+    // Without a second band's words, the next band's steps are derived while a band is
+    // packed, and wait to be stored.
+    let waiting = try Self.publish(
+      plan, into: "\(directory)/waiting", .init(bandCells: 16, workers: 3, packsInBackground: false))
     let aloneBytes = Array(try Data(contentsOf: URL(fileURLWithPath: alone)))
     let threadedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: threaded)))
     #expect(aloneBytes == threadedBytes)
+    #expect(aloneBytes == Array(try Data(contentsOf: URL(fileURLWithPath: waiting))))
 
     let cube = try Version3Cube(threadedBytes)
     #expect(cube.bandCells == 16)
