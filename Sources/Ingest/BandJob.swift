@@ -1,5 +1,6 @@
 import CubeFormat
 import Dispatch
+import Foundation
 import Meteorology
 import Synchronization
 import UTCTime
@@ -60,11 +61,19 @@ struct BandJob: Sendable {
         if let error = fill(step: index) { schedule.fail(index, error) }
       }
     }
-    if threads == 1 {
-      work()
-    } else {
-      DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
+    // Threads of their own, not `concurrentPerform`'s: called from a thread of a busy
+    // dispatch pool (Swift concurrency's, say), that may run every iteration on the calling
+    // thread, one after the other.
+    let helpers = DispatchGroup()
+    for _ in 1..<threads {
+      helpers.enter()
+      Thread {
+        work()
+        helpers.leave()
+      }.start()
     }
+    work()
+    helpers.wait()
     return schedule.failure
   }
 
