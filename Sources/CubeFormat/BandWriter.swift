@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +10,13 @@
 /// front to back, once, by band of cells.
 ///
 /// The words of one band (every step of every metric over the band's cells) are held in
-/// memory; the first write to a later band packs the band held, metric by metric, exactly
-/// as a version 2 section over the band's cells, and appends it to the file. The geometry
-/// goes out when the writer is made; the terrain, positions, locator index, band index and
+/// memory (`BandWords`), where several threads may quantize a step each at once; the first
+/// write to a later band packs the band held, metric by metric, exactly as a version 2
+/// section over the band's cells, and appends it to the file (`BandPacker`). A band with
+/// another after it is packed on a background thread while the next band's steps are
+/// derived: those steps wait to be stored until the words are free again, or, with
+/// `Layout.packsInBackground`, go into a second band's words at once. The geometry goes
+/// out when the writer is made; the terrain, positions, locator index, band index and
 /// checksum table at `publish()`, then the header. `CubeOutput` takes each 64 KiB block's
 /// checksum as the block goes out, so nothing is read back and no page is written twice.
 final class BandWriter {
@@ -25,15 +31,18 @@ final class BandWriter {
   private let layout: CubeWriter.Layout
   /// The temporary file, -1 once published or abandoned.
   private var descriptor: Int32
-  private var output: CubeOutput
-  /// The band whose words are held; every band before it is in the file.
+  /// The output, which packing appends to band by band.
+  private let packer: BandPacker
+  /// The band whose words are held; every band before it is packed or being packed.
   private var band = 0
   /// The held band's words, `[metric][step][cell of the band]`: a step of a metric arrives
-  /// as one contiguous row, and packing reads the rows a tile of cells at a time.
-  private var words: [UInt16]
-  /// Every sub-section written so far, band-major: where it starts and its bytes.
-  private var subsectionOffsets: [Int] = []
-  private var subsectionBytes: [Int] = []
+  /// as one contiguous row, and packing reads the rows a tile of cells at a time. Nil once
+  /// published or abandoned.
+  private var held: BandWords?
+  /// With `packsInBackground`: the other band's words, being packed, and the pack running.
+  private var spare: BandWords?
+  private let packing = DispatchGroup()
+  private let packingQueue = DispatchQueue(label: "nwpcube.band-packer")
   /// The first call that was refused, which `publish()` reports.
   private(set) var refusedWrite: String?
 
@@ -47,10 +56,12 @@ final class BandWriter {
     max(65_536, SeriesFrame.payloadBytes(steps: steps, width: SeriesFrame.maximumWidth))
   }
 
-  /// The memory a band of `bandCells` cells takes: its words, one sub-section's table of
-  /// entries, the tile of series being packed, and the output's staging.
-  static func bandBytes(bandCells: Int, steps: Int, metrics: Int) -> Int {
-    bandCells * steps * metrics * MemoryLayout<UInt16>.size + bandCells * CubeLayout.cellEntryBytes
+  /// The memory a band of `bandCells` cells takes: its words (twice when a band is packed
+  /// in the background while the next is filled), one sub-section's table of entries, the
+  /// tile of series being packed, and the output's staging.
+  static func bandBytes(bandCells: Int, steps: Int, metrics: Int, packsInBackground: Bool = false) -> Int {
+    (packsInBackground ? 2 : 1) * bandCells * steps * metrics * MemoryLayout<UInt16>.size
+      + bandCells * CubeLayout.cellEntryBytes
       + tileCells(steps: steps) * steps * MemoryLayout<UInt16>.size
       + CubeOutput.stagingBytes(largestItem: largestItem(steps: steps))
   }
@@ -111,12 +122,13 @@ final class BandWriter {
       unlink(temporaryPath)
       throw CubeError(path: temporaryPath, reason: reason)
     }
-    words = [UInt16](repeating: CubeMetric.missing, count: held * steps * header.metrics.count)
-    output = CubeOutput(
+    self.held = BandWords(bandCells: held, cells: held, steps: steps, metrics: header.metrics)
+    var output = CubeOutput(
       descriptor: descriptor, start: CubeLayout.Plan3.geometryOffset(metricCount: header.metrics.count),
       largestItem: Self.largestItem(steps: steps))
     output.append(littleEndian: positions[0].latitudes)
     output.append(littleEndian: positions[0].longitudes)
+    packer = BandPacker(output: output, steps: steps, metrics: header.metrics.count)
   }
 
   deinit { abandon() }
@@ -141,100 +153,86 @@ final class BandWriter {
   /// See `CubeWriter.write(band:metric:step:values:)`.
   func write(band: Int, metric: Int, step: Int, values: UnsafeBufferPointer<Double>) -> Int? {
     let call = "write(band: \(band), metric: \(metric), step: \(step)) with \(values.count) values"
-    guard descriptor >= 0 else { return refuse("\(call) after the cube was published or abandoned", returning: 0) }
-    guard (0..<bandCount).contains(band) else {
-      return refuse("\(call): there are \(bandCount) bands", returning: 0)
-    }
+    if let (problem, cell) = refusal(ofBand: band, call: call) { return refuse(problem, returning: cell) }
     let range = cells(ofBand: band)
-    guard band >= self.band else {
-      return refuse(
-        "\(call) after band \(self.band) was begun: bands are written in order, and band \(band) is already in the file",
-        returning: range.lowerBound)
-    }
     guard header.metrics.indices.contains(metric), (0..<header.stepCount).contains(step), values.count == range.count
     else {
       return refuse(
         "\(call): the cube has \(header.metrics.count) metrics, \(header.stepCount) steps and \(range.count) cells in band \(band)",
         returning: range.lowerBound)
     }
-    while self.band < band { packBand() }
-    let definition = header.metrics[metric]
-    let row = (metric * header.stepCount + step) * range.count
-    var firstBad: Int?
-    words.withUnsafeMutableBufferPointer { words in
-      for cell in values.indices {
-        let word = definition.quantize(values[cell])
-        if word == nil, firstBad == nil { firstBad = cell }
-        words[row + cell] = word ?? CubeMetric.missing
-      }
+    guard let row = words(ofBand: band, call: call)?.claim(step: step) else {
+      return refuse("\(call) while another write of step \(step) was under way", returning: range.lowerBound)
     }
-    return firstBad.map { range.lowerBound + $0 }
+    return row.store(metric: metric, values: values).map { range.lowerBound + $0 }
   }
 
-  /// Packs the held band's sub-sections into the output and holds the next band, missing
-  /// throughout.
-  private func packBand() {
-    let cells = self.cells(ofBand: band).count
-    let steps = header.stepCount
-    let tileCells = Self.tileCells(steps: steps)
-    var tile = [UInt16](repeating: 0, count: tileCells * steps)
-    var table = [UInt64](repeating: 0, count: cells)
-    words.withUnsafeBufferPointer { words in
-      for metric in header.metrics.indices {
-        let rows = metric * steps * cells
-        // The series of cells `first ..< first + count`, gathered one step's row at a time.
-        func gather(_ first: Int, _ count: Int) {
-          tile.withUnsafeMutableBufferPointer { tile in
-            for step in 0..<steps {
-              let row = rows + step * cells + first
-              for cell in 0..<count { tile[cell * steps + step] = words[row + cell] }
-            }
-          }
-        }
-        output.pad(to: CubeLayout.aligned(output.offset))
-        let start = output.offset
-        // The frames first: they give each payload's offset in the table, which comes first.
-        var next = cells * CubeLayout.cellEntryBytes
-        for first in stride(from: 0, to: cells, by: tileCells) {
-          let count = min(tileCells, cells - first)
-          gather(first, count)
-          tile.withUnsafeBufferPointer { tile in
-            for cell in 0..<count {
-              let frame = SeriesFrame.fitting(UnsafeBufferPointer(rebasing: tile[cell * steps..<(cell + 1) * steps]))
-              table[first + cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
-              next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
-            }
-          }
-        }
-        output.append(littleEndian: table)
-        for first in stride(from: 0, to: cells, by: tileCells) {
-          let count = min(tileCells, cells - first)
-          gather(first, count)
-          tile.withUnsafeBufferPointer { tile in
-            for cell in 0..<count {
-              let entry = table[first + cell]
-              let frame = SeriesFrame(reference: UInt16(truncatingIfNeeded: entry >> 32), width: Int(entry >> 48))
-              let series = UnsafeBufferPointer(rebasing: tile[cell * steps..<(cell + 1) * steps])
-              output.withSpace(SeriesFrame.payloadBytes(steps: steps, width: frame.width)) { payload in
-                if let start = payload.baseAddress { frame.pack(series, into: start) }
-              }
-            }
-          }
-        }
-        output.withSpace(CubeLayout.sectionPadding) { _ in }
-        subsectionOffsets.append(start)
-        subsectionBytes.append(output.offset - start)
-      }
+  /// Why band `band` cannot be written now, and the cell a refused write returns (the
+  /// band's first, 0 for a band that does not exist); nil when it can.
+  private func refusal(ofBand band: Int, call: String) -> (String, Int)? {
+    guard descriptor >= 0 else { return ("\(call) after the cube was published or abandoned", 0) }
+    guard (0..<bandCount).contains(band) else { return ("\(call): there are \(bandCount) bands", 0) }
+    guard band >= self.band else {
+      return (
+        "\(call) after band \(self.band) was begun: bands are written in order, and band \(band) is already in the file",
+        cells(ofBand: band).lowerBound
+      )
     }
+    return nil
+  }
+
+  /// The words of band `band`, to fill a step at a time from any thread (`BandWords.claim`),
+  /// packing the band held and any band skipped (missing throughout) first; nil, refused
+  /// (`refusedWrite`), for a band that does not exist or is already packed, or after
+  /// `publish()` or `abandon()`. `call` names the caller in the refusal.
+  func words(ofBand band: Int, call: String) -> BandWords? {
+    if let (problem, cell) = refusal(ofBand: band, call: call) {
+      _ = refuse(problem, returning: cell)
+      return nil
+    }
+    while self.band < band { packBand() }
+    return held
+  }
+
+  /// Packs the held band into the output and holds the next band, missing throughout.
+  ///
+  /// With a band after it, the band is packed on the background thread: with
+  /// `packsInBackground` from these words while the next band fills the other ones;
+  /// otherwise the words are sealed to be held again (`BandWords.seal(reopening:)`), so
+  /// that the next band's steps are derived while the band is packed and wait only to be
+  /// stored. The last band is packed at once.
+  private func packBand() {
+    let next = cells(ofBand: band + 1).count
     band += 1
-    let held = self.cells(ofBand: band).count * steps * header.metrics.count
-    if held == words.count {
-      words.withUnsafeMutableBufferPointer { $0.update(repeating: CubeMetric.missing) }
-    } else {
-      // The last band is shorter: the old words go first, so that two bands' words are
-      // never held at once.
-      words = []
-      words = [UInt16](repeating: CubeMetric.missing, count: held)
+    guard let words = held else { return }
+    // The previous band's pack is over: its words are this band's, or ready for the next.
+    packing.wait()
+    guard words.seal(reopening: next > 0 && !layout.packsInBackground) else {
+      // Every write of a step ends before the call that packs its band is made: a claim
+      // still held is the caller's fault, and the cube is not published.
+      _ = refuse("band \(band - 1) was packed while a step of it was still being written", returning: 0)
+      return
+    }
+    guard next > 0 else {
+      if !packer.pack(words) { _ = refuse("band \(band - 1) could not be packed", returning: 0) }
+      return
+    }
+    if layout.packsInBackground {
+      held =
+        spare
+        ?? BandWords(
+          bandCells: min(bandCells, header.cells), cells: next, steps: header.stepCount, metrics: header.metrics)
+      spare = words
+    }
+    // Once packed, the words are held again: for the band after the next with a second
+    // set of words, for the next without (the last band may be shorter: the allocation of
+    // a full band is kept).
+    let after = cells(ofBand: band + (layout.packsInBackground ? 1 : 0)).count
+    let packer = self.packer
+    packingQueue.async(group: packing) {
+      // Failures are the output's, reported at `publish()`; the words are sealed.
+      _ = packer.pack(words)
+      if after > 0 { _ = words.reset(cells: after) }
     }
   }
 
@@ -247,25 +245,45 @@ final class BandWriter {
       throw CubeError(path: destination, reason: "cannot publish: a write was refused: \(refusedWrite)")
     }
     while band < bandCount { packBand() }
-    words = []
+    packing.wait()
+    held = nil
+    spare = nil
+    if let refusedWrite {
+      abandon()
+      throw CubeError(path: destination, reason: "cannot publish: \(refusedWrite)")
+    }
     let cells = header.cells
     let terrain = positions[0].terrain
+    let subsectionBytes = packer.withPacked { $0.subsectionBytes }
     let plan = CubeLayout.Plan3(
       cells: cells, steps: header.stepCount, metricCount: header.metrics.count, bandCells: bandCells,
       subsectionBytes: subsectionBytes, terrain: terrain != nil, positions: positions.count,
       locatorIndexBytes: layout.locatorIndex?.count ?? 0)
     // The plan is the layout's one definition: the data just streamed must be where it says.
-    guard plan.subsectionOffsets == subsectionOffsets else {
+    guard plan.subsectionOffsets == packer.withPacked({ $0.subsectionOffsets }) else {
       abandon()
       throw CubeError(path: destination, reason: "cannot write: the data sections are not where the layout puts them")
     }
-    if let terrain {
+    let failure = packer.withPacked { packed in finish(&packed.output, plan: plan) }
+    if let failure {
+      abandon()
+      throw CubeError(path: temporaryPath, reason: failure)
+    }
+    let cube = descriptor
+    descriptor = -1
+    return try CubeWriter.publish(cube, temporaryPath: temporaryPath, destination: destination)
+  }
+
+  /// Appends the sections after the data and the checksum table to `output`, then writes
+  /// the header; returns the first failure, nil when all is written.
+  private func finish(_ output: inout CubeOutput, plan: CubeLayout.Plan3) -> String? {
+    if let terrain = positions[0].terrain {
       output.pad(to: plan.terrainOffset)
-      appendTerrain(terrain)
+      appendTerrain(terrain, to: &output)
     }
     if plan.positionsBytes > 0 {
       output.pad(to: plan.positionsOffset)
-      appendPositions()
+      appendPositions(to: &output)
     }
     if let index = layout.locatorIndex {
       output.pad(to: plan.locatorIndexOffset)
@@ -290,29 +308,21 @@ final class BandWriter {
       guard let base = bytes.baseAddress else { return }
       writeHeader(base, plan: plan, checksumTableHash: XXH64.hash(table))
     }
-    let failure =
-      output.failure
+    return output.failure
       ?? (table.count == plan.checksumTableBytes && output.offset == plan.fileBytes
         ? nil : "the checksum table does not cover the file as the layout says")
       ?? headerBytes.withUnsafeBytes { CubeOutput.write(descriptor, $0, at: 0) }
-    if let failure {
-      abandon()
-      throw CubeError(path: temporaryPath, reason: failure)
-    }
-    let cube = descriptor
-    descriptor = -1
-    return try CubeWriter.publish(cube, temporaryPath: temporaryPath, destination: destination)
   }
 
   /// Heights, then the mask bytes: the heights stay 4-byte aligned.
-  private func appendTerrain(_ terrain: CubeTerrain) {
+  private func appendTerrain(_ terrain: CubeTerrain, to output: inout CubeOutput) {
     output.append(littleEndian: terrain.heights)
     terrain.landMask.withUnsafeBytes { output.append($0) }
   }
 
   /// The positions section (docs/cube-format.md, *Positions*): the count, each step's
   /// position, then each position after the first, every part padded to 8 bytes.
-  private func appendPositions() {
+  private func appendPositions(to output: inout CubeOutput) {
     let start = output.offset
     output.withSpace(CubeLayout.positionsPreambleBytes) {
       $0.storeBytes(of: UInt32(positions.count).littleEndian, as: UInt32.self)
@@ -323,7 +333,7 @@ final class BandWriter {
       let record = output.offset
       output.append(littleEndian: position.latitudes)
       output.append(littleEndian: position.longitudes)
-      if let terrain = position.terrain { appendTerrain(terrain) }
+      if let terrain = position.terrain { appendTerrain(terrain, to: &output) }
       output.pad(to: record + CubeLayout.positionBytes(cells: header.cells, terrain: position.terrain != nil))
     }
   }
@@ -361,9 +371,12 @@ final class BandWriter {
   /// Discards the temporary file; nothing becomes visible.
   func abandon() {
     guard descriptor >= 0 else { return }
+    // A band being packed in the background writes to the file until it is done.
+    packing.wait()
     close(descriptor)
     unlink(temporaryPath)
     descriptor = -1
-    words = []
+    held = nil
+    spare = nil
   }
 }

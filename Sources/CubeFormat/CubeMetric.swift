@@ -44,6 +44,37 @@ public struct CubeMetric: Sendable, Equatable {
     return UInt16(truncatingIfNeeded: whole + up)
   }
 
+  /// Quantizes `values` into `words` (as many), as `quantize(_:)` does each value, with
+  /// missing for NaN and for every value it cannot represent; returns the index of the
+  /// first such value that is not NaN, nil when every value fits.
+  ///
+  /// One pass of arithmetic and selects, without a branch or a checked conversion per value,
+  /// so that the compiler vectorises it: the ratio, clamped to 0 when negative or out of
+  /// range, is below 2^52, so adding 2^52 rounds it to an integer (to nearest) exactly and
+  /// the integer's bits are the low bits of the sum; the floor is one less when that rounded
+  /// up, and the fraction left decides the half as `quantize(_:)` does, bit for bit.
+  @inlinable
+  public func quantize(_ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>) -> Int? {
+    let magic = 4_503_599_627_370_496.0  // 2^52: one unit in the last place is 1
+    var unrepresentable = 0
+    for index in 0..<values.count {
+      let value = values[index]
+      let ratio = (value - offset) / scale
+      // NaN fails both comparisons, like every ratio that rounds outside 0…65534.
+      let fits = ratio > -0.5 && ratio < 65534.5
+      let clamped = fits && ratio > 0 ? ratio : 0
+      let nearest = (clamped + magic) - magic
+      let floor = nearest > clamped ? nearest - 1 : nearest
+      let up: Double = (clamped - floor) * 2 >= 1 ? 1 : 0
+      let word = UInt16(truncatingIfNeeded: (floor + up + magic).bitPattern)
+      words[index] = fits ? word : Self.missing
+      unrepresentable |= fits || value.isNaN ? 0 : 1
+    }
+    guard unrepresentable != 0 else { return nil }
+    // Rare: an unrepresentable value ends the ingest, so finding it again costs nothing.
+    return values.firstIndex { quantize($0) == nil }
+  }
+
   /// The value of a stored word, nil when missing.
   @inlinable
   public func decode(_ word: UInt16) -> Double? {

@@ -11,12 +11,21 @@ extension CubeWriter {
     public var projectionChecked: Bool
     /// A locator index to store in its section (record geometry flag bit 1); nil for none.
     public var locatorIndex: [UInt8]?
+    /// Whether a band is packed on a background thread while the next one is filled, which
+    /// holds a second band's words (`CubeWriter.bandBytes(bandCells:steps:metrics:packsInBackground:)`).
+    /// The file is the same either way.
+    public var packsInBackground: Bool
 
-    /// A layout; the defaults are one band, nothing checked, no locator index.
-    public init(bandCells: Int? = nil, projectionChecked: Bool = false, locatorIndex: [UInt8]? = nil) {
+    /// A layout; the defaults are one band, nothing checked, no locator index, every band
+    /// packed by the thread that begins the next.
+    public init(
+      bandCells: Int? = nil, projectionChecked: Bool = false, locatorIndex: [UInt8]? = nil,
+      packsInBackground: Bool = false
+    ) {
       self.bandCells = bandCells
       self.projectionChecked = projectionChecked
       self.locatorIndex = locatorIndex
+      self.packsInBackground = packsInBackground
     }
   }
 }

@@ -154,6 +154,25 @@ public final class CubeWriter {
     BandWriter.bandBytes(bandCells: bandCells, steps: steps, metrics: metrics)
   }
 
+  /// As `bandBytes(bandCells:steps:metrics:)`, with a second band's words when a band is
+  /// packed in the background while the next is filled (`Layout.packsInBackground`).
+  public static func bandBytes(bandCells: Int, steps: Int, metrics: Int, packsInBackground: Bool) -> Int {
+    BandWriter.bandBytes(bandCells: bandCells, steps: steps, metrics: metrics, packsInBackground: packsInBackground)
+  }
+
+  /// The words of band `band` of a version 3 cube, which several threads may fill at once,
+  /// a step each (`BandWords.claim(step:)`); the band held before it, and any skipped, are
+  /// packed first, as by the first `write(band:metric:step:values:)` to `band`. Nil, with
+  /// `refusedWrite` saying why, for a band that does not exist or is already packed, after
+  /// `publish()` or `abandon()`, or for versions 1 and 2. Every claim of a band's steps
+  /// must have ended before the next band is asked for or the cube is published.
+  package func words(ofBand band: Int) -> BandWords? {
+    switch engine {
+    case .words: nil
+    case .bands(let writer): writer.words(ofBand: band, call: "words(ofBand: \(band))")
+    }
+  }
+
   /// Stores `values` (one per cell of `band`, NaN for missing) of `metric` at `step`; a
   /// step written again replaces what it held. Bands are written in order: the first write
   /// to band b + 1 packs band b (and any band skipped, missing throughout) and appends it

@@ -43,6 +43,14 @@ public struct SeriesFrame: Sendable, Equatable {
         largest = max(largest, word)
       }
     }
+    return fitting(smallest: smallest, largest: largest, missing: missing)
+  }
+
+  /// The frame of a series whose smallest and largest words other than missing are
+  /// `smallest` and `largest` (65535 and 0 when every word is missing), with `missing`
+  /// when some word is: what `fitting(_:)` gives the series.
+  @inlinable
+  public static func fitting(smallest: UInt16, largest: UInt16, missing: Bool) -> SeriesFrame {
     guard smallest <= largest else { return SeriesFrame(reference: CubeMetric.missing, width: 0) }
     let span = Int(largest - smallest)
     if span == 0, !missing { return SeriesFrame(reference: smallest, width: 0) }
@@ -70,24 +78,34 @@ public struct SeriesFrame: Sendable, Equatable {
 
   /// Packs `words` into `payload` (`payloadBytes(steps: words.count, width: width)` bytes,
   /// zeroed by the caller). Every word must be missing or within the frame.
+  ///
+  /// Codes gather in a 64-bit accumulator that goes out 32 bits at a time: every byte
+  /// stored holds codes alone, so the payload's last bytes are the only partial ones, and
+  /// nothing past the payload is written.
   public func pack(_ words: UnsafeBufferPointer<UInt16>, into payload: UnsafeMutableRawPointer) {
     guard width > 0 else { return }
     let all: UInt64 = (1 << UInt64(width)) - 1
+    let shift = UInt64(width)
     var buffer: UInt64 = 0
-    var filled = 0
+    var filled: UInt64 = 0
     var byte = 0
     for word in words {
       let code = word == CubeMetric.missing ? all : UInt64(word &- reference)
-      buffer |= code << UInt64(filled)
-      filled += width
-      while filled >= 8 {
-        payload.storeBytes(of: UInt8(truncatingIfNeeded: buffer), toByteOffset: byte, as: UInt8.self)
-        buffer >>= 8
-        filled -= 8
-        byte += 1
+      buffer |= code << filled
+      filled += shift
+      if filled >= 32 {
+        payload.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, toByteOffset: byte, as: UInt32.self)
+        buffer >>= 32
+        filled -= 32
+        byte += 4
       }
     }
-    if filled > 0 { payload.storeBytes(of: UInt8(truncatingIfNeeded: buffer), toByteOffset: byte, as: UInt8.self) }
+    while filled > 0 {
+      payload.storeBytes(of: UInt8(truncatingIfNeeded: buffer), toByteOffset: byte, as: UInt8.self)
+      buffer >>= 8
+      filled = filled > 8 ? filled - 8 : 0
+      byte += 1
+    }
   }
 
   /// What is wrong with a stored frame, nil when every code decodes to a word ≤ 65534 or

@@ -14,6 +14,37 @@ enum CubePublisher {
     _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], cost: IngestCost? = nil,
     geometry: ProjectionCheck.Outcome
   ) throws(IngestError) -> Ingestor.Published {
+    try publish(
+      plan, store: store, model: model, precision: precision, schedule: Schedule(cost: cost), geometry: geometry)
+  }
+
+  /// How a cube is written: its bands, the steps derived at once, and whether a band is
+  /// packed in the background while the next is derived.
+  struct Schedule: Sendable {
+    /// Cells per band; nil for one band over every cell.
+    var bandCells: Int?
+    /// Steps derived at once; nil for `concurrentSteps(cells:metrics:)`.
+    var workers: Int?
+    var packsInBackground = false
+
+    /// The schedule of `cost`'s plan (nil: one band, a step per core, nothing in the
+    /// background).
+    init(cost: IngestCost?) {
+      bandCells = (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil
+      workers = cost?.concurrentSteps
+      packsInBackground = cost?.packsInBackground ?? false
+    }
+
+    init(bandCells: Int?, workers: Int?, packsInBackground: Bool) {
+      (self.bandCells, self.workers, self.packsInBackground) = (bandCells, workers, packsInBackground)
+    }
+  }
+
+  /// Writes `plan` as `publish(_:store:model:precision:cost:geometry:)` does, on `schedule`.
+  static func publish(
+    _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], schedule: Schedule,
+    geometry: ProjectionCheck.Outcome
+  ) throws(IngestError) -> Ingestor.Published {
     // The grid needs no check here: every convention validates each input file's grid
     // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
     let first = plan.steps[0]
@@ -47,8 +78,8 @@ enum CubePublisher {
     // The bands of the plan (one over every cell when the run fits its budget whole), and
     // what the cube records of its geometry.
     let layout = CubeWriter.Layout(
-      bandCells: (cost?.bands ?? 1) > 1 ? cost?.bandCells : nil,
-      projectionChecked: geometry.locatesEveryCell, locatorIndex: geometry.locatorIndex)
+      bandCells: schedule.bandCells, projectionChecked: geometry.locatesEveryCell,
+      locatorIndex: geometry.locatorIndex, packsInBackground: schedule.packsInBackground)
     let writer: CubeWriter
     do {
       // A moving grid: every position with its terrain, and each step's; a grid that does
@@ -65,45 +96,22 @@ enum CubePublisher {
       throw IngestError(path: error.path, reason: error.reason)
     }
     // Band by band (the writer's: each band's cells are packed and appended once its last
-    // step is in), steps are derived a batch at a time, one per core, and written in step
-    // order, so that an error names the first step that has one, as a one-at-a-time
-    // ingest would.
+    // step is in, in the background when the plan holds two bands), every step is derived,
+    // guarded and quantized by one of a thread per core, and the error reported is that of
+    // the first step in step order that has one, as a one-at-a-time ingest would report.
     for band in 0..<writer.bandCount {
       let rows = RowBand.covering(writer.cells(ofBand: band), width: plan.width, height: plan.height)
-      let owned = rows.ownedInRows
-      let batch = cost?.concurrentSteps ?? concurrentSteps(cells: rows.cells, metrics: plan.metrics.count)
-      for first in stride(from: 0, to: plan.steps.count, by: batch) {
-        let indices = first..<min(first + batch, plan.steps.count)
-        for (index, derived) in zip(indices, derive(indices, rows, plan.derive)) {
-          let step = plan.steps[index]
-          let values: [[Double]]
-          switch derived {
-          case .success(let success): values = success
-          case .failure(let error):
-            writer.abandon()
-            throw error
-          }
-          for (slot, metric) in plan.metrics.enumerated() {
-            var checked = owned == values[slot].indices ? values[slot] : Array(values[slot][owned])
-            plan.screen.guardDerived(metric, &checked, step: step, region: .owned(by: rows))
-            let unstorable = checked.withUnsafeBufferPointer {
-              writer.write(band: band, metric: slot, step: index, values: $0)
-            }
-            if let cell = unstorable {
-              // A write the writer refused is a fault of this loop, not of the input.
-              if let refused = writer.refusedWrite {
-                writer.abandon()
-                throw IngestError(path: destination, reason: "cannot write the cube: \(refused)")
-              }
-              writer.abandon()
-              throw IngestError(
-                path: step.path, variable: metric.name,
-                reason:
-                  "value \(checked[cell - rows.owned.lowerBound]) \(metric.unit) at cell i=\(cell % plan.width), j=\(cell / plan.width) on \(UTC.iso8601(step.time)) is outside the storable range \(header.metrics[slot].range.lowerBound)…\(header.metrics[slot].range.upperBound)"
-              )
-            }
-          }
-        }
+      let workers = schedule.workers ?? concurrentSteps(cells: rows.cells, metrics: plan.metrics.count)
+      guard let words = writer.words(ofBand: band) else {
+        let refused = writer.refusedWrite ?? "band \(band) was refused"
+        writer.abandon()
+        throw IngestError(path: destination, reason: "cannot write the cube: \(refused)")
+      }
+      let job = BandJob(
+        plan: plan, rows: rows, metrics: header.metrics, destination: destination, words: words)
+      if let error = job.run(workers: workers) {
+        writer.abandon()
+        throw error
       }
     }
     // Every step is read: a field too much of which is implausible refuses the run.
@@ -129,23 +137,5 @@ enum CubePublisher {
   static func concurrentSteps(cells: Int, metrics: Int) -> Int {
     let perStep = max(1, cells * max(metrics, 1) * MemoryLayout<Double>.stride)
     return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, derivedBudget / perStep))
-  }
-
-  /// The values of the steps `indices` over `band`'s rows, derived at once, one thread
-  /// per step, in order. Each step's derivation reads its files under libnetcdf's lock and
-  /// computes alone.
-  private static func derive(
-    _ indices: Range<Int>, _ band: RowBand, _ derive: @Sendable (Int, RowBand) throws(IngestError) -> [[Double]]
-  ) -> [Result<[[Double]], IngestError>] {
-    guard indices.count > 1 else {
-      return indices.map { index in Result { () throws(IngestError) in try derive(index, band) } }
-    }
-    let results = Mutex([Result<[[Double]], IngestError>?](repeating: nil, count: indices.count))
-    DispatchQueue.concurrentPerform(iterations: indices.count) { offset in
-      let result = Result { () throws(IngestError) in try derive(indices.lowerBound + offset, band) }
-      results.withLock { $0[offset] = result }
-    }
-    // `concurrentPerform` returns after every iteration has run, so every slot is filled.
-    return results.withLock { $0.compactMap { $0 } }
   }
 }

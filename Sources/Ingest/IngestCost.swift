@@ -33,6 +33,10 @@ public struct IngestCost: Sendable, Equatable {
   public let bands: Int
   /// Steps derived at once (one per core when the budget allows).
   public let concurrentSteps: Int
+  /// Whether a band is packed in the background while the next is derived, which holds a
+  /// second band's words (`CubeWriter.Layout.packsInBackground`): when there is more than
+  /// one band and the budget allows.
+  public let packsInBackground: Bool
   /// Peak resident memory of the plan, bytes, at most.
   public let memory: Double
   /// Store disk space, bytes, at most.
@@ -71,26 +75,31 @@ public struct IngestCost: Sendable, Equatable {
     let whole = Self.powerOfTwo(atLeast: cells)
     let smallest = Self.powerOfTwo(atLeast: (cells / Double(Self.maximumBands)).rounded(.up))
     let cores = Double(Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8, Swift.max(steps, 1))))
-    func band(_ bandCells: Double, _ batch: Double) -> Double {
+    func band(_ bandCells: Double, _ batch: Double, _ background: Bool) -> Double {
       Self.band(
         cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
-        levels: Double(levels), metrics: m, batch: batch)
+        levels: Double(levels), metrics: m, batch: batch, packsInBackground: background)
     }
-    // As large a band as fits with a step per core; failing that, one step at a time; and
-    // failing that, the smallest band (refused by `require`).
-    var chosen: (cells: Double, batch: Double)?
+    // As large a band as fits with a step per core, packed in the background when that
+    // fits too; failing that, one step at a time; and failing that, the smallest band
+    // (refused by `require`).
+    var chosen: (cells: Double, batch: Double, background: Bool)?
     for batch in Set([cores, 1]).sorted(by: >) where chosen == nil {
       var candidate = whole
       while candidate >= smallest, chosen == nil {
-        if fixed + band(candidate, batch) <= Double(budget) { chosen = (candidate, batch) }
+        // One band has no next band to pack beside.
+        for background in candidate < cells ? [true, false] : [false] where chosen == nil {
+          if fixed + band(candidate, batch, background) <= Double(budget) { chosen = (candidate, batch, background) }
+        }
         candidate /= 2
       }
     }
-    let plan = chosen ?? (smallest, 1)
+    let plan = chosen ?? (smallest, 1, false)
     bandCells = plan.cells >= 9e18 ? Int.max : Int(plan.cells)
     bands = cells == 0 ? 1 : Int(Swift.min((cells / plan.cells).rounded(.up), 9e18))
     concurrentSteps = Int(plan.batch)
-    memory = fixed + band(plan.cells, plan.batch)
+    packsInBackground = plan.background
+    memory = fixed + band(plan.cells, plan.batch, plan.background)
     disk = Self.disk(
       cells: cells, steps: s, metrics: m, positions: positions, terrain: terrain, bands: Double(bands))
   }
@@ -114,24 +123,28 @@ public struct IngestCost: Sendable, Equatable {
     return baseline + geometry + neighbourhood + chunkCache
   }
 
-  /// What one band of `cells` cells costs: the writer's words and packing, and `batch`
-  /// steps derived at once over the band's rows.
+  /// What one band of `cells` cells costs: the writer's words (twice when a band is packed
+  /// in the background) and packing, and `batch` steps derived at once over the band's rows.
   private static func band(
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
-    batch: Double
+    batch: Double, packsInBackground: Bool
   ) -> Double {
     // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
     // and metric, found from one cell so that no band, however large, overflows it.
-    let perCell = Double(CubeWriter.bandBytes(bandCells: 1, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
-    let fixedPart =
-      perCell * 2 - Double(CubeWriter.bandBytes(bandCells: 2, steps: Int(Swift.min(s, 1e6)), metrics: Int(m)))
+    func writerBytes(_ cells: Int) -> Double {
+      Double(
+        CubeWriter.bandBytes(
+          bandCells: cells, steps: Int(Swift.min(s, 1e6)), metrics: Int(m), packsInBackground: packsInBackground))
+    }
+    let perCell = writerBytes(1)
+    let fixedPart = perCell * 2 - writerBytes(2)
     let writer = (perCell - fixedPart) * cells + fixedPart
     // The rows covering the band (it may start and end mid-row) and the halo each side.
     let rows = Swift.min(height, (cells / Swift.max(width, 1)).rounded(.up) + 1 + 2 * halo)
     // Each step holds its surface fields and its earlier step's accumulations (48 fields'
     // worth), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
-    // and cloud per level), its derived values twice over (the values and the publisher's
-    // copy) and the neighbourhood's percentages.
+    // and cloud per level), its derived values twice over (the values, and the
+    // derivation's intermediate arrays) and the neighbourhood's percentages.
     let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1)
     return writer + batch * perStep
   }
@@ -177,9 +190,11 @@ public struct IngestCost: Sendable, Equatable {
 
   /// The prediction in one line, exact byte counts included so that a script can compare
   /// them: `predicted peak memory 136.2 MiB (142800000 bytes), disk 8.1 KiB (8300 bytes)
-  /// for 10×8 cells, …, in 1 band of 128 cells, 2 steps at once`.
+  /// for 10×8 cells, …, in 1 band of 128 cells, 2 steps at once` (and `, each band packed
+  /// while the next is derived` when a band is packed in the background).
   public var summary: String {
     "predicted peak memory \(Self.text(memory)) (\(Self.whole(memory)) bytes), disk \(Self.text(disk)) (\(Self.whole(disk)) bytes) for \(dimensions), in \(bands == 1 ? "1 band" : "\(bands) bands") of \(bandCells) cells, \(concurrentSteps) \(concurrentSteps == 1 ? "step" : "steps") at once"
+      + (packsInBackground ? ", each band packed while the next is derived" : "")
   }
 
   /// `w×h cells, s steps, l levels, m metrics`, as messages name the dimensions.

@@ -99,18 +99,35 @@ final class InputScreen: Sendable {
   /// The last guard before a derived metric is stored: a value outside the metric's
   /// plausible range (`Metric.plausibleRange`) becomes missing and is counted under the
   /// metric's name. Unknown values (NaN) are missing already and pass.
-  /// `values` are those of `region`'s counted cells (a band's, or the grid's).
-  func guardDerived(_ metric: Metric, _ values: inout [Double], step: StepSource, region: ReadRegion) {
+  /// `values` are those of `region`'s counted cells (a band's, or the grid's), changed in
+  /// place.
+  func guardDerived(
+    _ metric: Metric, _ values: UnsafeMutableBufferPointer<Double>, step: StepSource, region: ReadRegion
+  ) {
     guard let range = metric.plausibleRange else { return }
     var tally = Tally(values: values.count, bad: 0)
-    for index in values.indices where !values[index].isNaN && !range.contains(values[index]) {
-      if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
-      values[index] = .nan
-      tally.bad += 1
+    if !Self.allPlausible(UnsafeBufferPointer(values), range) {
+      for index in values.indices where !values[index].isNaN && !range.contains(values[index]) {
+        if tally.first == nil { tally.first = (region.gridIndex(of: index), values[index]) }
+        values[index] = .nan
+        tally.bad += 1
+      }
     }
     record(
       "derived \(metric.name)", tally, step: step, region: region,
       why: "outside the metric's plausible range \(range.text) (a derivation fault), stored as missing")
+  }
+
+  /// Whether every value is unknown (NaN) or within `range`: nearly every derived value is,
+  /// so one pass without a branch per value finds it, and only a field with a bad value
+  /// pays for the loop that marks them.
+  private static func allPlausible(_ values: UnsafeBufferPointer<Double>, _ range: InputRange) -> Bool {
+    var outside = false
+    for value in values {
+      // NaN fails every comparison; ±∞ is outside even an unbounded range.
+      outside = outside || value < range.lower || value > range.upper || value.magnitude == .infinity
+    }
+    return !outside
   }
 
   /// Records a check made elsewhere (a falling accumulation, a derived metric out of its

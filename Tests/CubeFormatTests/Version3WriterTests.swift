@@ -73,8 +73,10 @@ struct RandomCube {
     let locator: [UInt8]? =
       Bool.random(using: &random)
       ? (0..<Int.random(in: 1...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } : nil
+    // Every other cube packs each band in the background while the next is written.
     layout = CubeWriter.Layout(
-      bandCells: bandCells, projectionChecked: Bool.random(using: &random), locatorIndex: locator)
+      bandCells: bandCells, projectionChecked: Bool.random(using: &random), locatorIndex: locator,
+      packsInBackground: seed.isMultiple(of: 2))
     // Each series is of a kind: missing throughout, constant, the full range of words, a
     // small span, random words, with some steps missing or unrepresentable.
     var values: [[[Double]]] = []

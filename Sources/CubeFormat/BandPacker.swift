@@ -1,0 +1,151 @@
+import Synchronization
+
+/// Packs sealed bands into a version 3 cube's output, one after the other, on whichever
+/// thread asks: the writer's own or a background one, while the next band is filled.
+///
+/// The output and the record of the sub-sections written are reached only under its lock,
+/// so a pack running in the background and the writer finishing the file cannot interleave.
+final class BandPacker: Sendable {
+  /// What packing writes: the output, and every sub-section so far, band-major.
+  struct Packed {
+    var output: CubeOutput
+    var subsectionOffsets: [Int] = []
+    var subsectionBytes: [Int] = []
+  }
+
+  private let steps: Int
+  private let metrics: Int
+  private let state: Mutex<Packed>
+
+  init(output: CubeOutput, steps: Int, metrics: Int) {
+    self.steps = steps
+    self.metrics = metrics
+    state = Mutex(Packed(output: output))
+  }
+
+  /// Lends the output and the record of the sub-sections to `body`, alone.
+  func withPacked<R>(_ body: (inout Packed) -> R) -> R {
+    state.withLock { body(&$0) }
+  }
+
+  /// Packs the sealed `words`, metric by metric, exactly as a version 2 section over the
+  /// band's cells, and appends them to the output; false, with nothing written, when
+  /// `words` is not sealed.
+  func pack(_ words: BandWords) -> Bool {
+    let cells = words.cells
+    let steps = self.steps
+    let tileCells = BandWriter.tileCells(steps: steps)
+    var tile = [UInt16](repeating: 0, count: tileCells * steps)
+    var table = [UInt64](repeating: 0, count: cells)
+    let packed: Void? = words.withSealedWords { words in
+      state.withLock { packed in
+        for metric in 0..<metrics {
+          let rows = UnsafeBufferPointer(rebasing: words[metric * steps * cells..<(metric + 1) * steps * cells])
+          packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
+          let start = packed.output.offset
+          // The frames first: they give each payload's offset in the table, which comes first.
+          var next = cells * CubeLayout.cellEntryBytes
+          for first in stride(from: 0, to: cells, by: tileCells) {
+            let count = min(tileCells, cells - first)
+            table.withUnsafeMutableBufferPointer { table in
+              Self.frame(rows, cells: cells, steps: steps, first: first, count: count) { cell, frame in
+                table[first + cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
+                next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
+              }
+            }
+          }
+          packed.output.append(littleEndian: table)
+          for first in stride(from: 0, to: cells, by: tileCells) {
+            let count = min(tileCells, cells - first)
+            tile.withUnsafeMutableBufferPointer { tile in
+              Self.gather(rows, cells: cells, steps: steps, first: first, count: count, into: tile)
+              Self.append(tile, table[first..<first + count], steps: steps, to: &packed.output)
+            }
+          }
+          packed.output.withSpace(CubeLayout.sectionPadding) { _ in }
+          packed.subsectionOffsets.append(start)
+          packed.subsectionBytes.append(packed.output.offset - start)
+        }
+      }
+    }
+    return packed != nil
+  }
+
+  /// Hands `body` the frame of each of cells `first ..< first + count` of a metric's `rows`
+  /// (`[step][cell]`), in cell order. The smallest and largest words are taken a row at a
+  /// time, across the cells: contiguous reads the compiler vectorises, and no series needs
+  /// gathering for its frame alone.
+  private static func frame(
+    _ rows: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, first: Int, count: Int,
+    _ body: (Int, SeriesFrame) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 3 * count) { bounds in
+      let smallest = UnsafeMutableBufferPointer(rebasing: bounds[0..<count])
+      let largest = UnsafeMutableBufferPointer(rebasing: bounds[count..<2 * count])
+      let missing = UnsafeMutableBufferPointer(rebasing: bounds[2 * count..<3 * count])
+      smallest.initialize(repeating: .max)
+      largest.initialize(repeating: 0)
+      missing.initialize(repeating: 0)
+      for step in 0..<steps {
+        let row = step * cells + first
+        for cell in 0..<count {
+          let word = rows[row + cell]
+          // The missing word is the largest: it lowers no smallest, and raises no largest
+          // once it is counted as 0.
+          let known = word == CubeMetric.missing ? 0 : word
+          smallest[cell] = Swift.min(smallest[cell], word)
+          largest[cell] = Swift.max(largest[cell], known)
+          missing[cell] |= word == CubeMetric.missing ? 1 : 0
+        }
+      }
+      for cell in 0..<count {
+        body(cell, SeriesFrame.fitting(smallest: smallest[cell], largest: largest[cell], missing: missing[cell] != 0))
+      }
+    }
+  }
+
+  /// The series of cells `first ..< first + count` of a metric's `rows` (`[step][cell]`),
+  /// gathered one step's row at a time into `tile` (`[cell][step]`).
+  private static func gather(
+    _ rows: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, first: Int, count: Int,
+    into tile: UnsafeMutableBufferPointer<UInt16>
+  ) {
+    for step in 0..<steps {
+      let row = step * cells + first
+      for cell in 0..<count { tile[cell &* steps &+ step] = rows[row + cell] }
+    }
+  }
+
+  /// Packs the gathered series of `tile`, whose table entries are `entries`, and appends
+  /// their payloads: as many cells at once as fit an item of the output (`largestItem`),
+  /// so that it is asked for space once for several cells rather than once a cell.
+  private static func append(
+    _ tile: UnsafeMutableBufferPointer<UInt16>, _ entries: ArraySlice<UInt64>, steps: Int,
+    to output: inout CubeOutput
+  ) {
+    let largest = BandWriter.largestItem(steps: steps)
+    var cell = 0
+    while cell < entries.count {
+      // Cells `cell ..< end` and their payloads' bytes, at most an item (one cell always fits).
+      var end = cell
+      var bytes = 0
+      while end < entries.count {
+        let more = SeriesFrame.payloadBytes(steps: steps, width: Int(entries[entries.startIndex + end] >> 48))
+        guard end == cell || bytes + more <= largest else { break }
+        bytes += more
+        end += 1
+      }
+      output.withSpace(bytes) { payloads in
+        var offset = 0
+        for index in cell..<end {
+          let entry = entries[entries.startIndex + index]
+          let frame = SeriesFrame(reference: UInt16(truncatingIfNeeded: entry >> 32), width: Int(entry >> 48))
+          let series = UnsafeBufferPointer(rebasing: tile[index * steps..<(index + 1) * steps])
+          if let base = payloads.baseAddress { frame.pack(series, into: base + offset) }
+          offset += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
+        }
+      }
+      cell = end
+    }
+  }
+}

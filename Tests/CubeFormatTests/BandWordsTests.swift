@@ -1,0 +1,119 @@
+import Dispatch
+import Testing
+import _TestSupport
+
+@testable import CubeFormat
+
+/// A band's words are filled by several threads, a step each, through claims
+/// (`BandWords`), and each row is quantized in one vectorisable pass
+/// (`CubeMetric.quantize(_:into:)`).
+@Suite struct BandWordsTests {
+  /// The word of `value` from the definition of quantization: `((value − offset) / scale)`
+  /// rounded half away from zero, in 0…65534; missing for NaN; nil when unrepresentable.
+  static func definedWord(_ value: Double, _ metric: CubeMetric) -> UInt16? {
+    if value.isNaN { return CubeMetric.missing }
+    let q = ((value - metric.offset) / metric.scale).rounded()
+    return q >= 0 && q <= 65_534 ? UInt16(q) : nil
+  }
+
+  /// Values whose ratio lies on or next to every boundary the rounding decides: halves,
+  /// the doubles either side of them, both ends of the range, zeros, infinities and NaN.
+  static let edges: [Double] = {
+    var ratios: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e300, 9e18, -9e18, 65_535, 70_000]
+    for half in [-0.5, 0.5, 1.5, 2.5, 1_000.5, 32_767.5, 65_533.5, 65_534.5] {
+      ratios += [half, half.nextUp, half.nextDown]
+    }
+    for whole in [0.0, 1, 2, 65_533, 65_534] { ratios += [whole.nextUp, whole.nextDown] }
+    return ratios
+  }()
+
+  @Test func aRowIsQuantizedToTheDefinedWordOfEveryValue() {
+    var random = TestRandom(seed: 29)
+    for metric in [
+      CubeMetric(name: "a", unit: "u", temporal: 0, scale: 1, offset: 0),
+      CubeMetric(name: "b", unit: "u", temporal: 0, scale: 0.05, offset: -150),
+      CubeMetric(name: "c", unit: "u", temporal: 0, scale: 0.1, offset: -327.67),
+      CubeMetric(name: "d", unit: "u", temporal: 1, scale: 3, offset: 7),
+    ] {
+      // The edges as ratios of this metric, and random values over and beyond its range.
+      var values = Self.edges.map { metric.offset + metric.scale * $0 }
+      values += (0..<2_000).map { _ in metric.offset + metric.scale * random.uniform(-10...65_600) }
+      for count in [1, 3, 7, values.count] {
+        let row = Array(values.prefix(count))
+        var words = [UInt16](repeating: 1, count: count)
+        let first = row.withUnsafeBufferPointer { values in
+          words.withUnsafeMutableBufferPointer { metric.quantize(values, into: $0.baseAddress!) }
+        }
+        let expected = row.map { Self.definedWord($0, metric) ?? CubeMetric.missing }
+        #expect(words == expected, "\(metric.name), \(count) values")
+        #expect(first == row.firstIndex { Self.definedWord($0, metric) == nil }, "\(metric.name), \(count) values")
+        // The word of one value is the same.
+        #expect(row.map { metric.quantize($0) } == row.map { Self.definedWord($0, metric) })
+      }
+    }
+  }
+
+  static func words() -> BandWords {
+    BandWords(
+      bandCells: 4, cells: 3, steps: 3,
+      metrics: [
+        CubeMetric(name: "a", unit: "u", temporal: 0, scale: 1, offset: 0),
+        CubeMetric(name: "b", unit: "u", temporal: 0, scale: 2, offset: 0),
+      ])
+  }
+
+  /// Whether step `step` can be claimed now (the claim ends at once).
+  static func claims(_ words: BandWords, step: Int) -> Bool { words.claim(step: step) != nil }
+
+  @Test func aStepIsHeldByOneClaimAtATimeAndASealedBandByNone() {
+    let words = Self.words()
+    do {
+      let held = words.claim(step: 1)
+      #expect(!Self.claims(words, step: 1))
+      #expect(!Self.claims(words, step: 3))
+      #expect(!Self.claims(words, step: -1))
+      #expect(!words.seal())
+      let stored = [4.0, 5, 6].withUnsafeBufferPointer { held?.store(metric: 1, values: $0) }
+      #expect(stored == nil)
+    }
+    // Released: the step can be claimed again, and the band sealed.
+    #expect(Self.claims(words, step: 1))
+    #expect(words.seal())
+    #expect(!Self.claims(words, step: 0))
+    // metric 0: every step missing; metric 1: step 1 holds 4, 5, 6 at a scale of 2.
+    let expected: [UInt16] =
+      [UInt16](repeating: 0xFFFF, count: 9) + [0xFFFF, 0xFFFF, 0xFFFF, 2, 3, 3, 0xFFFF, 0xFFFF, 0xFFFF]
+    #expect(words.withSealedWords { Array($0) } == expected)
+    // Held again for the next band, missing throughout and open to claims.
+    #expect(words.reset(cells: 4))
+    #expect(words.withSealedWords { Array($0) } == nil)
+    #expect(Self.claims(words, step: 2))
+    #expect(!words.reset(cells: 5))
+  }
+
+  @Test func aRowOfTheWrongCountOrMetricIsRefusedAndStoresNothing() {
+    let words = Self.words()
+    do {
+      let held = words.claim(step: 0)
+      #expect([1.0, 2].withUnsafeBufferPointer { held?.store(metric: 0, values: $0) } == 0)
+      #expect([1.0, 2, 3].withUnsafeBufferPointer { held?.store(metric: 2, values: $0) } == 0)
+    }
+    #expect(words.seal())
+    #expect(words.withSealedWords { $0.allSatisfy { $0 == CubeMetric.missing } } == true)
+  }
+
+  /// Words sealed to be packed and held again for the next band make a claim wait for
+  /// their reset, and the claim is then one of the next band's; words sealed for good
+  /// refuse it.
+  @Test func aClaimOfWordsSealedToBeHeldAgainWaitsForTheNextBand() {
+    let words = Self.words()
+    #expect(words.seal(reopening: true))
+    #expect(!words.seal())
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { _ = words.reset(cells: 4) }
+    // Three cells before the reset, four after.
+    let cells = words.claim(step: 0)?.cells
+    #expect(cells == 4)
+    #expect(words.seal())
+    #expect(!Self.claims(words, step: 0))
+  }
+}
