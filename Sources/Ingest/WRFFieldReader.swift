@@ -55,6 +55,17 @@ final class WRFFieldReader: FieldSource, Sendable {
           reason:
             "expected (Time, bottom_top, \(gridRows), \(columns)), found \(variable.dimensions) = \(variable.shape)")
       }
+      // Fields are combined level by level (cloud layers from CLDFRA and P + PB, the lifted
+      // index from P, PB, T and QVAPOR), so each must be on the vertical dimension WRF puts
+      // it on: one dimension has one length in a file, and the levels then line up.
+      let vertical = Self.verticalDimension(of: name)
+      guard variable.dimensions[1] == vertical else {
+        throw IngestError(
+          path: step.path, variable: name,
+          reason:
+            "expected its levels on \(vertical), as WRF writes it, found \(variable.dimensions[1]) (\(variable.shape[1]) levels): it would not line up level by level with the fields it is combined with"
+        )
+      }
       let range = (levels ?? 0..<variable.shape[1]).clamped(to: 0..<variable.shape[1])
       guard !range.isEmpty else {
         throw IngestError(path: step.path, variable: name, reason: "has no levels")
@@ -62,6 +73,12 @@ final class WRFFieldReader: FieldSource, Sendable {
       return try file.readUnpacked(
         name, start: [step.index, range.lowerBound, rows.lowerBound, 0], count: [1, range.count, rows.count, columns])
     }
+  }
+
+  /// The vertical dimension of a 3-D field as WRF writes it: the staggered interfaces for
+  /// the geopotential and the vertical wind, the mass levels for every other.
+  static func verticalDimension(of name: String) -> String {
+    ["PH", "PHB", "W"].contains(name) ? "bottom_top_stag" : "bottom_top"
   }
 
   private func open(_ path: String) throws(IngestError) -> NCFile {

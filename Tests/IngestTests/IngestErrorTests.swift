@@ -93,4 +93,21 @@ import _TestSupport
       [path], store: directory,
       startsWith: "\(path): T2: expected T2(Time, south_north, west_east), found [\"south_north\", \"west_east\"]")
   }
+
+  /// A 3-D field on a vertical dimension of its own is refused by name: combined level by
+  /// level with P and PB (cloud layers) or with the lowest levels of the others
+  /// (visibility, the lifted index), more or fewer levels would read past the shorter
+  /// field.
+  @Test(arguments: [("CLDFRA", 30), ("QVAPOR", 1), ("P", 40)])
+  func aLevelFieldOnAnotherVerticalDimensionIsRefused(name: String, levels: Int) throws {
+    let directory = SampleFiles.temporaryDirectory("ingest-levels")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/wrfout_levels.nc"
+    try WRFFixture.copy(SampleFiles.allvars, to: path, levels: [name: levels])
+    expectIngestRefused(
+      [path], store: "\(directory)/s",
+      startsWith:
+        "\(path): \(name): expected its levels on bottom_top, as WRF writes it, found \(name)_levels (\(levels) levels)"
+    )
+  }
 }
