@@ -118,15 +118,7 @@ extension CubeWriter {
   )
     throws(CubeError) -> String
   {
-    guard flushed else {
-      close(descriptor)
-      let reason = "cannot flush to disk: \(FileSystem.errnoText())"
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: reason)
-    }
-    if let reason = DurablePublish.publish(descriptor, temporaryPath: temporaryPath, to: destination) {
-      throw CubeError(path: reason.hasPrefix("cannot flush") ? temporaryPath : destination, reason: reason)
-    }
+    try DurablePublish.publish(descriptor, temporaryPath: temporaryPath, to: destination, flushed: flushed)
     return destination
   }
 }

@@ -10,23 +10,26 @@
 public enum DurablePublish {
   /// Flushes `descriptor` (the temporary file at `temporaryPath`, still open: a cube's lock
   /// must be held until the rename), renames it to `destination` and makes the rename
-  /// durable, then closes the descriptor. On failure the temporary file is removed and the
-  /// reason returned, naming the step that failed; nil on success.
-  public static func publish(_ descriptor: Int32, temporaryPath: String, to destination: String) -> String? {
+  /// durable, then closes the descriptor. `flushed` false says an earlier write failed: the
+  /// file is then refused as a failed flush. On failure the temporary file is removed and
+  /// the error names the file at fault (the temporary file for a flush, the destination for
+  /// the rename) and the step.
+  public static func publish(
+    _ descriptor: Int32, temporaryPath: String, to destination: String, flushed: Bool = true
+  ) throws(CubeError) {
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
+    guard flushed && fsync(descriptor) == 0 else {
       let reason = "cannot flush to disk: \(FileSystem.errnoText())"
       unlink(temporaryPath)
-      return reason
+      throw CubeError(path: temporaryPath, reason: reason)
     }
     // Only ever a rename: a served cube is replaced, never written over or truncated (its
     // readers' mappings would change under them; see README, "Operating nwpcube").
     guard rename(temporaryPath, destination) == 0 else {
       let reason = "cannot rename into place: \(FileSystem.errnoText())"
       unlink(temporaryPath)
-      return reason
+      throw CubeError(path: destination, reason: reason)
     }
     FileSystem.syncDirectory(FileSystem.directory(of: destination))
-    return nil
   }
 }

@@ -60,8 +60,10 @@ final class ExportFile {
   func publish() throws(ExportFailure) {
     let file = descriptor
     descriptor = -1
-    if let reason = DurablePublish.publish(file, temporaryPath: temporary, to: path) {
-      throw ExportFailure("--out \(path): \(reason)")
+    do {
+      try DurablePublish.publish(file, temporaryPath: temporary, to: path)
+    } catch {
+      throw ExportFailure("--out \(path): \(error.reason)")
     }
   }
 
