@@ -40,6 +40,25 @@ import _TestSupport
     return (store, cube, decoded.latitudes[0][cell], decoded.longitudes[0][cell])
   }
 
+  /// `damagedStore(label)` served with the background verifier off, once its cube answers
+  /// `/healthz`: only a request's own read can find the damaged block. The store is removed
+  /// if the server does not start; otherwise the caller removes it.
+  static func servedWithoutVerifier(
+    _ label: String
+  ) async throws -> (server: LiveServer, store: String, latitude: Float, longitude: Float) {
+    let (store, _, latitude, longitude) = try damagedStore(label)
+    do {
+      var settings = ServiceSettings(store: store)
+      settings.verifyBytesPerSecond = 0
+      let server = try await LiveServer.start(settings)
+      try await server.waitUntil("the cube served") { try await server.client.get("/healthz").status == 200 }
+      return (server, store, latitude, longitude)
+    } catch {
+      SampleFiles.remove(store)
+      throw error
+    }
+  }
+
   static func metrics(_ server: LiveServer) async throws -> Set<String> {
     Set(try await server.client.get("/metrics").body.split(separator: "\n").map(String.init))
   }
@@ -78,12 +97,8 @@ import _TestSupport
   /// it, gets 503 naming the damage (never a 200 with a number decoded from the damaged
   /// bytes), and the cube is withdrawn for every later request.
   @Test func aRequestReadingADamagedBlockGets503AndWithdrawsTheCube() async throws {
-    let (store, _, latitude, longitude) = try Self.damagedStore("verify-request")
+    let (server, store, latitude, longitude) = try await Self.servedWithoutVerifier("verify-request")
     defer { SampleFiles.remove(store) }
-    var settings = ServiceSettings(store: store)
-    settings.verifyBytesPerSecond = 0
-    let server = try await LiveServer.start(settings)
-    try await server.waitUntil("the cube served") { try await server.client.get("/healthz").status == 200 }
     let query =
       "/v1/forecast?latitude=\(latitude)&longitude=\(longitude)&hourly=temperature_2m&cell_selection=nearest"
       + "&start_date=2026-03-28&end_date=2026-03-28"
@@ -100,12 +115,8 @@ import _TestSupport
   /// A map tile over the damaged cell is refused like a forecast there: drawn, the damaged
   /// block's values would read as missing and show as a transparent gap in a 200.
   @Test func aTileReadingADamagedBlockGets503AndWithdrawsTheCube() async throws {
-    let (store, _, latitude, longitude) = try Self.damagedStore("verify-tile")
+    let (server, store, latitude, longitude) = try await Self.servedWithoutVerifier("verify-tile")
     defer { SampleFiles.remove(store) }
-    var settings = ServiceSettings(store: store)
-    settings.verifyBytesPerSecond = 0
-    let server = try await LiveServer.start(settings)
-    try await server.waitUntil("the cube served") { try await server.client.get("/healthz").status == 200 }
     let zoom = 7
     let pixel = WebMercator.worldPixel(latitude: Double(latitude), longitude: Double(longitude), zoom: zoom)
     let tile = "/v1/tiles/temp/2026-03-28T12:00Z/\(zoom)/\(Int(pixel.column) / 256)/\(Int(pixel.row) / 256).png"
