@@ -40,17 +40,13 @@ public struct ForecastQuery: Sendable {
   ///   block's times, or `days` is out of `Forecaster.dayLimit` for daily values.
   public func answer(_ forecaster: Forecaster) throws(ForecastError) -> ForecastDocument {
     // A request for no block asks nothing of the point, even outside every domain.
-    let point = current.isEmpty && hourly.isEmpty && daily.isEmpty ? nil : try forecaster.point(request)
-    let conditions = try point.flatMap { point throws(ForecastError) in
-      current.isEmpty ? nil : try point.current(metrics: current, at: currentTime)
+    guard !(current.isEmpty && hourly.isEmpty && daily.isEmpty) else {
+      return ForecastDocument(request: request, current: nil, hourly: nil, dailyVariables: daily, daily: [])
     }
-    let series = try point.flatMap { point throws(ForecastError) in
-      hourly.isEmpty ? nil : try point.days(metrics: hourly, from: start, count: days)
-    }
-    let summaries =
-      try point.map { point throws(ForecastError) in
-        daily.isEmpty ? [] : try point.daily(variables: daily, from: start, days: days)
-      } ?? []
+    let point = try forecaster.point(request)
+    let conditions = current.isEmpty ? nil : try point.current(metrics: current, at: currentTime)
+    let series = hourly.isEmpty ? nil : try point.days(metrics: hourly, from: start, count: days)
+    let summaries = daily.isEmpty ? [] : try point.daily(variables: daily, from: start, days: days)
     return ForecastDocument(
       request: request, current: conditions, hourly: series, dailyVariables: daily, daily: summaries)
   }
