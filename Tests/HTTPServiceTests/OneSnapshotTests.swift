@@ -31,16 +31,24 @@
       return store
     }
 
-    @Test func aForecastWithHourlyDailyAndCurrentLoadsOneCatalogAndLocatesOncePerCube() async throws {
-      let directory = try Self.twoRuns()
-      defer { SampleFiles.remove(directory) }
+    /// The store of `twoRuns` served by `/v1/forecast` alone, its clock at 10:20 UTC on
+    /// 2026-06-20.
+    static func servedForecast(
+      _ directory: String
+    ) async throws -> (store: ForecastStore, cubes: [Cube], server: RouteServer) {
       let store = try ForecastStore(serving: directory)
       let cubes = store.catalog.cubes
       #expect(cubes.count == 2)
       let now = try #require(UTC.parseISO8601("2026-06-20T10:20:00Z"))
       let router = Router()
       ForecastRoute(store: store, limits: ServiceLimits(), clock: { now }, zoneFinder: nil).register(on: router)
-      let server = try await RouteServer.start(router)
+      return (store, cubes, try await RouteServer.start(router))
+    }
+
+    @Test func aForecastWithHourlyDailyAndCurrentLoadsOneCatalogAndLocatesOncePerCube() async throws {
+      let directory = try Self.twoRuns()
+      defer { SampleFiles.remove(directory) }
+      let (store, cubes, server) = try await Self.servedForecast(directory)
       defer { server.stop() }
 
       let loads = store.catalogLoadsCounted
@@ -63,12 +71,7 @@
     @Test func severalLocationsInOneRequestShareOneCatalog() async throws {
       let directory = try Self.twoRuns()
       defer { SampleFiles.remove(directory) }
-      let store = try ForecastStore(serving: directory)
-      let cubes = store.catalog.cubes
-      let now = try #require(UTC.parseISO8601("2026-06-20T10:20:00Z"))
-      let router = Router()
-      ForecastRoute(store: store, limits: ServiceLimits(), clock: { now }, zoneFinder: nil).register(on: router)
-      let server = try await RouteServer.start(router)
+      let (store, cubes, server) = try await Self.servedForecast(directory)
       defer { server.stop() }
 
       let loads = store.catalogLoadsCounted
