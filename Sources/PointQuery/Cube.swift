@@ -1,6 +1,7 @@
 import CubeFormat
 import GridGeometry
 import Meteorology
+import Synchronization
 import UTCTime
 
 /// One published cube, ready for point queries: the mapped file, its cell locator and the
@@ -55,6 +56,15 @@ public final class Cube: Sendable {
   public let stepCount: Int
   /// Which opened cube this is: every handle it makes carries it, and every read checks it.
   @usableFromInline let identity: CubeIdentity
+  #if DEBUG
+    /// How many points this cube has located. Counted in debug builds only, where the tests
+    /// run: they prove that a request locates its point once per cube, and a release build's
+    /// lookups pay nothing for it.
+    @usableFromInline let locateCount = Atomic<Int>(0)
+
+    /// How many points this cube has located (debug builds only).
+    public var locatesCounted: Int { locateCount.load(ordering: .relaxed) }
+  #endif
   /// How each stored metric's words decode: the one place the decoding arithmetic lives,
   /// so that values read here and words decoded by a caller (`words(_:at:steps:into:)`)
   /// are equal by construction.
@@ -373,6 +383,9 @@ public final class Cube: Sendable {
     latitude: Double, longitude: Double, method: InterpolationMethod, inliningDispatch: Bool = false,
     prefetch: (Int) -> Void
   ) throws(QueryError) -> PointLocation {
+    #if DEBUG
+      locateCount.add(1, ordering: .relaxed)
+    #endif
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, longitude >= -180, longitude <= 360 else {
       throw .invalidCoordinate(latitude: latitude, longitude: longitude)
     }

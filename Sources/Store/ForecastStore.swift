@@ -121,7 +121,21 @@ public final class ForecastStore: Sendable {
 
   /// The current catalog: the one the last scan made. No I/O: a reader never waits for a
   /// scan, and sees a new run once a `refresh()` that found it has returned.
-  public var catalog: RunCatalog { current.withLock { $0 } }
+  public var catalog: RunCatalog {
+    #if DEBUG
+      catalogLoads.add(1, ordering: .relaxed)
+    #endif
+    return current.withLock { $0 }
+  }
+
+  #if DEBUG
+    /// How many times `catalog` was read. Counted in debug builds only, where the tests run:
+    /// they prove that a request takes one catalog for its whole answer.
+    private let catalogLoads = Atomic<Int>(0)
+
+    /// How many times `catalog` was read (debug builds only).
+    public var catalogLoadsCounted: Int { catalogLoads.load(ordering: .relaxed) }
+  #endif
 
   /// Rescans the store if a run was published or removed since the last scan, and returns
   /// the catalog then current. Every reader that loads `catalog` after this returns sees the
