@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// Puts a finished temporary file in place so that a crash or power loss leaves either the
 /// old file or the whole new one under its name: `fsync` of the file, `rename`, then
@@ -17,18 +13,22 @@ public enum DurablePublish {
   public static func publish(
     _ descriptor: Int32, temporaryPath: String, to destination: String, flushed: Bool = true
   ) throws(CubeError) {
-    defer { close(descriptor) }
-    guard flushed && fsync(descriptor) == 0 else {
-      let reason = "cannot flush to disk: \(FileSystem.errnoText())"
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: reason)
+    defer { Posix.close(descriptor) }
+    do throws(Errno) {
+      // The caller's failed flush (`msync`) left its errno, which the message reports.
+      guard flushed else { throw Errno.current("msync") }
+      try Posix.fsync(descriptor)
+    } catch {
+      try? Posix.unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: "cannot flush to disk: \(error.text)")
     }
     // Only ever a rename: a served cube is replaced, never written over or truncated (its
     // readers' mappings would change under them; see README, "Operating nwpcube").
-    guard rename(temporaryPath, destination) == 0 else {
-      let reason = "cannot rename into place: \(FileSystem.errnoText())"
-      unlink(temporaryPath)
-      throw CubeError(path: destination, reason: reason)
+    do {
+      try Posix.rename(temporaryPath, to: destination)
+    } catch {
+      try? Posix.unlink(temporaryPath)
+      throw CubeError(path: destination, reason: "cannot rename into place: \(error.text)")
     }
     FileSystem.syncDirectory(FileSystem.directory(of: destination))
   }
