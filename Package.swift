@@ -86,7 +86,9 @@ let package = Package(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
-    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "XMLText"]),
+    .target(
+      name: "Meteogram",
+      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
