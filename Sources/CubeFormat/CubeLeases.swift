@@ -68,10 +68,10 @@ public final class CubeLeases: Sendable {
       var notices = [Int32](repeating: 0, count: 64)
       while true {
         // `Posix.read` retries an interrupted read; any other failure ends the thread.
-        guard
-          (try? notices.withUnsafeMutableBytes { (buffer) throws(Errno) in try Posix.read(descriptor, into: buffer) })
-            != nil
-        else { return }
+        let read = notices.withUnsafeMutableBytes { buffer in
+          Result { () throws(Errno) in try Posix.read(descriptor, into: buffer) }
+        }
+        guard case .success = read else { return }
         withdrawBreaking()
       }
     }

@@ -89,22 +89,13 @@ extension CubeWriter {
     return nil
   }
 
-  /// A new temporary file at `path`, locked. A file under this name is a leftover of an
-  /// earlier process with this PID: it is replaced by a new file (a new inode), never
-  /// written over, so that no one else's open descriptor or mapping ever sees these writes.
+  /// A new temporary file at `path`, locked (`DurablePublish.createTemporary`).
   static func createLocked(_ path: String) throws(CubeError) -> Int32 {
-    try? Posix.unlink(path)
-    let descriptor: Int32
     do {
-      descriptor = try Posix.open(path, [.readWrite, .create, .exclusive, .closeOnExec], permissions: 0o644)
+      return try DurablePublish.createTemporary(path)
     } catch {
       throw CubeError(path: path, reason: "cannot create: \(error.text)")
     }
-    // Held until the rename: it tells `TemporaryFiles` that the writer lives, whatever its PID
-    // means to the process looking. Where locks are unsupported the cleaner keeps files whose
-    // PID exists, so failing to lock is no error.
-    try? Posix.flock(descriptor)
-    return descriptor
   }
 
   /// Flushes the finished temporary file `descriptor` at `temporaryPath` to disk, closes it

@@ -18,10 +18,11 @@ final class ExportFile {
       throw ExportFailure("--out \(path): is the cube being exported; choose another file")
     }
     // The store's temporary name: hidden, and naming this host and process, so that a
-    // killed export is recognisable for what it is.
+    // killed export is recognisable for what it is. Created and locked as a cube's is, so
+    // that a store's cleaner never takes a slow export's file for a leftover.
     temporary = TemporaryFiles.path(for: path)
     do {
-      descriptor = try Posix.open(temporary, [.writeOnly, .create, .truncate, .closeOnExec], permissions: 0o644)
+      descriptor = try DurablePublish.createTemporary(temporary)
     } catch {
       throw Self.failure(path, error)
     }
