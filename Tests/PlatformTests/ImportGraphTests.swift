@@ -49,6 +49,14 @@ import _TestSupport
     "ForecastOutput/Documents.swift": "import Store\n",
   ]
 
+  /// The script's outcome over a fake tree of `files` and the tolerated edges, with the
+  /// repository's rules.
+  static func check(planting files: [String: String]) throws -> Outcome {
+    let root = try tree(tolerated.merging(files) { $1 })
+    defer { SampleFiles.remove(root) }
+    return try check(sources: "\(root)/Sources")
+  }
+
   @Test func theRepositorysSourcesHaveNoForbiddenEdge() throws {
     let outcome = try Self.check(sources: "\(SampleFiles.packageRoot)/Sources")
     #expect(outcome.status == 0, "\(outcome.output)")
@@ -56,26 +64,20 @@ import _TestSupport
   }
 
   @Test func aCleanTreePasses() throws {
-    let root = try Self.tree(
-      Self.tolerated.merging([
-        "Forecast/Forecaster.swift": "import Meteorology\nimport PointQuery\n",
-        "Store/Catalog.swift": "import CubeFormat\nimport Forecast\n",
-        "Platform/Syscalls.swift": "\(Self.glibc)\n  import Glibc\n#endif\n",
-        "HTTPService/Route.swift": "import ForecastOutput\nimport Store\n",
-      ]) { $1 })
-    defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let outcome = try Self.check(planting: [
+      "Forecast/Forecaster.swift": "import Meteorology\nimport PointQuery\n",
+      "Store/Catalog.swift": "import CubeFormat\nimport Forecast\n",
+      "Platform/Syscalls.swift": "\(Self.glibc)\n  import Glibc\n#endif\n",
+      "HTTPService/Route.swift": "import ForecastOutput\nimport Store\n",
+    ])
     #expect(outcome.status == 0, "\(outcome.output)")
   }
 
   @Test func forecastImportingStoreFailsNamingTheFileAndLine() throws {
-    let root = try Self.tree(
-      Self.tolerated.merging([
-        "Forecast/Forecaster.swift": "import Meteorology\n\n@preconcurrency import Store\n",
-        "Store/Catalog.swift": "import CubeFormat\n",
-      ]) { $1 })
-    defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let outcome = try Self.check(planting: [
+      "Forecast/Forecaster.swift": "import Meteorology\n\n@preconcurrency import Store\n",
+      "Store/Catalog.swift": "import CubeFormat\n",
+    ])
     #expect(outcome.status == 1)
     #expect(
       outcome.output.contains(
@@ -84,14 +86,11 @@ import _TestSupport
   }
 
   @Test func aConditionalGlibcImportOutsidePlatformFailsOnBothLines() throws {
-    let root = try Self.tree(
-      Self.tolerated.merging([
-        "Store/Watch.swift": "import CubeFormat\n\n\(Self.glibc)\n  import Glibc\n#endif\n",
-        "Platform/Syscalls.swift":
-          "\(Self.glibc)\n  import Glibc\n#elseif canImport(Darwin)\n  import Darwin\n#endif\n",
-      ]) { $1 })
-    defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let outcome = try Self.check(planting: [
+      "Store/Watch.swift": "import CubeFormat\n\n\(Self.glibc)\n  import Glibc\n#endif\n",
+      "Platform/Syscalls.swift":
+        "\(Self.glibc)\n  import Glibc\n#elseif canImport(Darwin)\n  import Darwin\n#endif\n",
+    ])
     #expect(outcome.status == 1)
     #expect(outcome.output.contains("Sources/Store/Watch.swift:3: Store tests canImport of Glibc, which is forbidden"))
     #expect(outcome.output.contains("Sources/Store/Watch.swift:4: Store imports Glibc, which is forbidden"))
@@ -100,16 +99,13 @@ import _TestSupport
   }
 
   @Test func aFaceImportedOutsideTheServiceAndTheCommandLineFails() throws {
-    let root = try Self.tree(
-      Self.tolerated.merging([
-        "Warnings/Alerts.swift": "import Meteorology\nimport ForecastOutput\n",
-        "nwpcube/Serve.swift": "import ForecastOutput\n",
-        "ForecastOutput/Face.swift": "import Forecast\nimport CubeFormat\n",
-        "Meteorology/Wind.swift": "import Foundation\nimport UTCTime\n",
-        "UTCTime/Time.swift": "",
-      ]) { $1 })
-    defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let outcome = try Self.check(planting: [
+      "Warnings/Alerts.swift": "import Meteorology\nimport ForecastOutput\n",
+      "nwpcube/Serve.swift": "import ForecastOutput\n",
+      "ForecastOutput/Face.swift": "import Forecast\nimport CubeFormat\n",
+      "Meteorology/Wind.swift": "import Foundation\nimport UTCTime\n",
+      "UTCTime/Time.swift": "",
+    ])
     #expect(outcome.status == 1)
     #expect(
       outcome.output.contains("Sources/Warnings/Alerts.swift:2: Warnings imports ForecastOutput, which is forbidden"))
@@ -121,23 +117,20 @@ import _TestSupport
   }
 
   @Test func importsInCommentsAndStringLiteralsAreNotEdges() throws {
-    let root = try Self.tree(
-      Self.tolerated.merging([
-        "Forecast/Doc.swift": """
-        /// An example: `import Store` in a doc comment.
-        // import Store
-        /*
-        import Store
-        */
-        let fixture = \"\"\"
-        import Store
-        \"\"\"
+    let outcome = try Self.check(planting: [
+      "Forecast/Doc.swift": """
+      /// An example: `import Store` in a doc comment.
+      // import Store
+      /*
+      import Store
+      */
+      let fixture = \"\"\"
+      import Store
+      \"\"\"
 
-        """,
-        "Store/Catalog.swift": "",
-      ]) { $1 })
-    defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+      """,
+      "Store/Catalog.swift": "",
+    ])
     #expect(outcome.status == 0, "\(outcome.output)")
   }
 
