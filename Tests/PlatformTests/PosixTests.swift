@@ -120,6 +120,27 @@ import _TestSupport
     #expect(error?.code == Errno.notDirectory)
   }
 
+  @Test func watchEventsHaveTheValuesOfTheKernelsHeader() throws {
+    // The kernel's own header (linux-libc-dev), read as text: an oracle independent of the
+    // values spelled in WatchEvents.
+    let header = try String(contentsOfFile: "/usr/include/linux/inotify.h", encoding: .utf8)
+    var defined: [String: UInt32] = [:]
+    for line in header.split(separator: "\n") where line.hasPrefix("#define IN_") {
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      if words.count >= 3, words[2].hasPrefix("0x"), let value = UInt32(words[2].dropFirst(2), radix: 16) {
+        defined[String(words[1])] = value
+      }
+    }
+    let spelled: [String: WatchEvents] = [
+      "IN_ATTRIB": .attributes, "IN_CLOSE_WRITE": .closeWrite, "IN_MOVED_FROM": .movedFrom, "IN_MOVED_TO": .movedTo,
+      "IN_CREATE": .create, "IN_DELETE": .delete, "IN_DELETE_SELF": .deleteSelf, "IN_MOVE_SELF": .moveSelf,
+      "IN_ONLYDIR": .onlyDirectory, "IN_DONT_FOLLOW": .dontFollow,
+    ]
+    for (name, events) in spelled {
+      #expect(defined[name] == events.rawValue, "\(name)")
+    }
+  }
+
   @Test func thePageSizeIsThePowerOfTwoGetconfReports() throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/getconf")
