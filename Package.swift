@@ -45,7 +45,7 @@ let package = Package(
     // ecCodes calls that survive its internal assertions (which abort the process, and which
     // damaged input reaches): a C jump out of ecCodes, which Swift cannot make.
     .target(name: "CEcCodesGuard", dependencies: ["CEcCodes"]),
-    .target(name: "GRIB", dependencies: ["CEcCodes", "CEcCodesGuard", "GridGeometry", "UTCTime"]),
+    .target(name: "GRIB", dependencies: ["CEcCodes", "CEcCodesGuard", "GridGeometry", "Platform", "UTCTime"]),
     // PNG encoding for map tiles: Debian's libpng, through a small C writer (libpng reports
     // errors by longjmp, which Swift cannot catch).
     .systemLibrary(
@@ -56,6 +56,9 @@ let package = Package(
     .target(name: "CPNGWriter", dependencies: ["CPNG"]),
     // Tests only: zlib, for a PNG decoder independent of the tile encoder's code path.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    // Every system call the product makes, with a typed errno (docs/how-it-works.md). No
+    // package dependency, so that the fuzz build keeps it and everything above it.
+    .target(name: "Platform"),
     .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "CPrefetch"),
@@ -64,16 +67,17 @@ let package = Package(
     // Read leases on served cubes and the signal that reports their breaking: a signal
     // handler must be C.
     .target(name: "CCubeLease"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease"]),
+    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "Platform"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     // Store management (scanning, watching, pruning, the live catalog), apart from reading a
     // cube, which is PointQuery's. No package dependency, so that the fuzz build keeps it.
     .target(
       name: "Store",
       dependencies: [
-        "CFileSystemType", "CubeFormat", "Meteorology", "PointQuery", "UTCTime",
+        "CFileSystemType", "CubeFormat", "Meteorology", "Platform", "PointQuery", "UTCTime",
       ]),
-    .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(
+      name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "Platform", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",
@@ -82,7 +86,9 @@ let package = Package(
       name: "ForecastOutput",
       dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
-    .target(name: "Meteogram", dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "XMLText"]),
+    .target(
+      name: "Meteogram",
+      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
@@ -99,7 +105,7 @@ let package = Package(
       name: "HTTPService",
       dependencies: [
         "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
-        "Warnings", "Meteogram", "MapTiles", "FNV",
+        "Warnings", "Meteogram", "MapTiles", "FNV", "Platform",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -117,7 +123,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
-        "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles",
+        "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles", "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,6 +136,7 @@ let package = Package(
     .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
     .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "GridGeometry", "PointQuery", "_TestSupport"]),
     .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
+    .testTarget(name: "PlatformTests", dependencies: ["Platform", "_TestSupport"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),
     .testTarget(
       name: "IngestTests",
@@ -156,7 +163,7 @@ let package = Package(
       name: "HTTPServiceTests",
       dependencies: [
         "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
-        "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "_TestSupport",
+        "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "Platform", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -107,3 +107,5 @@ int nwp_png_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, in
   *out_size = sink.size;
   return NWP_PNG_OK;
 }
+
+void nwp_png_free(uint8_t *buffer) { free(buffer); }

@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The writer of format version 3 (docs/cube-format.md, *Version 3*): the cube is written
 /// front to back, once, by band of cells.
@@ -116,11 +111,12 @@ final class BandWriter {
     // writer killed before its first band must leave a file that is not empty. The header
     // is written over these zeros at `publish()`.
     let headerEnd = CubeLayout.Plan3.geometryOffset(metricCount: header.metrics.count)
-    guard ftruncate(descriptor, off_t(headerEnd)) == 0 else {
-      let reason = "cannot size to \(headerEnd) bytes: \(FileSystem.errnoText())"
-      close(descriptor)
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: reason)
+    do {
+      try Posix.ftruncate(descriptor, to: headerEnd)
+    } catch {
+      Posix.close(descriptor)
+      try? Posix.unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: "cannot size to \(headerEnd) bytes: \(error.text)")
     }
     self.held = BandWords(bandCells: held, cells: held, steps: steps, metrics: header.metrics)
     var output = CubeOutput(
@@ -373,8 +369,8 @@ final class BandWriter {
     guard descriptor >= 0 else { return }
     // A band being packed in the background writes to the file until it is done.
     packing.wait()
-    close(descriptor)
-    unlink(temporaryPath)
+    Posix.close(descriptor)
+    try? Posix.unlink(temporaryPath)
     descriptor = -1
     held = nil
     spare = nil

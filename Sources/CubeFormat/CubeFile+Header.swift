@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 extension CubeFile {
   /// The header of the cube at `path`, read with `pread` and checked as opening checks it
@@ -14,8 +10,8 @@ extension CubeFile {
   /// The data is not verified: open the cube (`CubeFile(path:)`) before reading values.
   public static func header(path: String) throws(CubeError) -> CubeHeader {
     let (descriptor, status) = try openFile(path)
-    defer { close(descriptor) }
-    let size = Int(status.st_size)
+    defer { Posix.close(descriptor) }
+    let size = Int(status.size)
     // The fixed part first, then as much of the metric table as it declares, up to the
     // longest header any cube can have (validation refuses a longer one, and checks the
     // declared size before reading by it): about 2 KB for a usual cube rather than 25 KB.
@@ -50,16 +46,17 @@ extension CubeFile {
   {
     var filled = offset
     while filled < buffer.count {
-      let wanted = buffer.count - filled
-      let got = buffer.withUnsafeMutableBytes { bytes -> Int in
-        guard let start = bytes.baseAddress else { return 0 }
-        return pread(descriptor, start + filled, wanted, off_t(filled))
+      let got: Int
+      do {
+        got = try buffer.withUnsafeMutableBytes { bytes in
+          Result { () throws(Errno) in
+            try Posix.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]), at: filled)
+          }
+        }.get()
+      } catch {
+        throw CubeError(path: path, reason: "cannot read the header: \(error.text)")
       }
-      if got < 0, errno == EINTR { continue }
-      guard got > 0 else {
-        throw CubeError(
-          path: path, reason: "cannot read the header: \(got < 0 ? FileSystem.errnoText() : "end of file")")
-      }
+      guard got > 0 else { throw CubeError(path: path, reason: "cannot read the header: end of file") }
       filled += got
     }
   }

@@ -1,11 +1,6 @@
 import CPrefetch
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A cube opened read-only through `mmap`.
 ///
@@ -118,15 +113,18 @@ public final class CubeFile: @unchecked Sendable {
     do {
       leased = try CubeLeases.shared.lease(descriptor, path: path)
     } catch {
-      close(descriptor)
+      Posix.close(descriptor)
       throw error
     }
     // An unleased cube needs no descriptor once mapped.
-    defer { if !leased { close(descriptor) } }
-    let size = Int(status.st_size)
-    guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
-      if leased { close(descriptor) }
-      throw CubeError(path: path, reason: "cannot map: \(FileSystem.errnoText())")
+    defer { if !leased { Posix.close(descriptor) } }
+    let size = Int(status.size)
+    let mapping: UnsafeMutableRawPointer
+    do {
+      mapping = try Posix.mmap(descriptor, bytes: size)
+    } catch {
+      if leased { Posix.close(descriptor) }
+      throw CubeError(path: path, reason: "cannot map: \(error.text)")
     }
     let base = UnsafeRawPointer(mapping)
     do {
@@ -157,8 +155,8 @@ public final class CubeFile: @unchecked Sendable {
       self.positionCount = validated.positionCount
       self.stepTable = validated.stepPositions
     } catch {
-      munmap(mapping, size)
-      if leased { close(descriptor) }
+      Posix.munmap(mapping, bytes: size)
+      if leased { Posix.close(descriptor) }
       throw error
     }
     self.base = base
@@ -172,10 +170,10 @@ public final class CubeFile: @unchecked Sendable {
   // Unmapped before the descriptor closes: closing releases the lease, and a writer held
   // back by it may then shrink the file.
   deinit {
-    munmap(UnsafeMutableRawPointer(mutating: base), fileBytes)
+    Posix.munmap(UnsafeMutableRawPointer(mutating: base), bytes: fileBytes)
     if descriptor >= 0 {
       CubeLeases.shared.unregister(descriptor: descriptor)
-      close(descriptor)
+      Posix.close(descriptor)
     }
   }
 
@@ -193,26 +191,32 @@ public final class CubeFile: @unchecked Sendable {
 
   /// `path` opened read-only, with its status: a regular file at least a header long, or
   /// the reason it is not. The caller closes the descriptor.
-  static func openFile(_ path: String) throws(CubeError) -> (descriptor: Int32, status: stat) {
+  static func openFile(_ path: String) throws(CubeError) -> (descriptor: Int32, status: FileStatus) {
     // Close-on-exec: a child (the PNG renderer) must not inherit a leased descriptor, which
     // would keep the lease after the cube lets go of it.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw CubeError(path: path, reason: "cannot open: \(FileSystem.errnoText())")
+    let descriptor: Int32
+    do {
+      descriptor = try Posix.open(path, [.readOnly, .closeOnExec])
+    } catch {
+      throw CubeError(path: path, reason: "cannot open: \(error.text)")
     }
-    var status = stat()
+    let status: FileStatus
+    do {
+      status = try Posix.fstat(descriptor)
+    } catch {
+      Posix.close(descriptor)
+      throw CubeError(path: path, reason: "cannot stat: \(error.text)")
+    }
     let reason: String? =
-      if fstat(descriptor, &status) != 0 {
-        "cannot stat: \(FileSystem.errnoText())"
-      } else if (status.st_mode & S_IFMT) != S_IFREG {
+      if status.kind != .regular {
         "not a regular file"
-      } else if Int(status.st_size) < CubeLayout.fixedHeaderBytes {
-        "truncated or not a cube: \(status.st_size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header"
+      } else if Int(status.size) < CubeLayout.fixedHeaderBytes {
+        "truncated or not a cube: \(status.size) bytes, shorter than the \(CubeLayout.fixedHeaderBytes)-byte header"
       } else {
         nil
       }
     if let reason {
-      close(descriptor)
+      Posix.close(descriptor)
       throw CubeError(path: path, reason: reason)
     }
     return (descriptor, status)
@@ -339,7 +343,8 @@ public final class CubeFile: @unchecked Sendable {
     else { return false }
     return (0..<positionCount).allSatisfy { position in
       verifiedCoordinates(position: position) && other.verifiedCoordinates(position: position)
-        && memcmp(coordinates(position: position), other.coordinates(position: position), header.cells * 8) == 0
+        && Posix.bytesEqual(
+          coordinates(position: position), other.coordinates(position: position), count: header.cells * 8)
     }
   }
 

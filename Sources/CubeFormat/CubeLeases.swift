@@ -1,12 +1,7 @@
 import CCubeLease
 import Dispatch
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Read leases on the cubes a server maps, so that a cube changed in place (an operator's
 /// `cp` or `rsync --inplace` over it, a `truncate`, a `dd` into it) is withdrawn before the
@@ -60,7 +55,7 @@ public final class CubeLeases: Sendable {
   public func start() throws(CubeError) {
     let descriptor = nwp_lease_listen()
     guard descriptor >= 0 else {
-      throw CubeError(path: "-", reason: "cannot listen for lease breaks: \(FileSystem.errnoText())")
+      throw CubeError(path: "-", reason: "cannot listen for lease breaks: \(Errno.current("nwp_lease_listen").text)")
     }
     let started = state.withLock { state in
       defer { state.listening = true }
@@ -72,8 +67,11 @@ public final class CubeLeases: Sendable {
     DispatchQueue(label: "nwpcube.cube-leases").async { [self] in
       var notices = [Int32](repeating: 0, count: 64)
       while true {
-        let count = notices.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0, errno != EINTR { return }
+        // `Posix.read` retries an interrupted read; any other failure ends the thread.
+        let read = notices.withUnsafeMutableBytes { buffer in
+          Result { () throws(Errno) in try Posix.read(descriptor, into: buffer) }
+        }
+        guard case .success = read else { return }
         withdrawBreaking()
       }
     }
@@ -108,7 +106,7 @@ public final class CubeLeases: Sendable {
     guard isEnabled else { return false }
     switch nwp_lease_take(descriptor) {
     case 0: return true
-    case EAGAIN, EBUSY:
+    case Errno.tryAgain, Errno.busy:
       throw CubeError(path: path, reason: Self.beingWritten)
     default: return false
     }
@@ -118,11 +116,10 @@ public final class CubeLeases: Sendable {
   /// can tell (false where leases are off or cannot be taken on it).
   public func isBeingWritten(_ path: String) -> Bool {
     guard isEnabled else { return false }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
+    guard let descriptor = try? Posix.open(path, [.readOnly, .closeOnExec]) else { return false }
+    defer { Posix.close(descriptor) }
     let outcome = nwp_lease_take(descriptor)
-    return outcome == EAGAIN || outcome == EBUSY
+    return outcome == Errno.tryAgain || outcome == Errno.busy
   }
 
   /// The reason a cube open for writing elsewhere is refused, by `CubeFile` and the store.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The sequential output of a version 3 cube from its geometry on: bytes are staged in
 /// memory, the XXH64 of each 64 KiB block (counted from where the output starts) is taken
@@ -42,7 +38,7 @@ struct CubeOutput {
   /// The first error, as text; later writes do nothing.
   private(set) var failure: String?
   /// The system's page size, for the first write.
-  private let pageBytes = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+  private let pageBytes = Posix.pageSize
 
   /// An output at file offset `start` of `descriptor` for items of up to `largestItem`
   /// bytes.
@@ -188,11 +184,11 @@ struct CubeOutput {
   static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> String? {
     var done = 0
     while done < bytes.count {
-      guard let base = bytes.baseAddress else { return nil }
-      let written = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
-      if written < 0 {
-        if errno == EINTR { continue }
-        return "cannot write \(bytes.count - done) bytes at offset \(offset + done): \(FileSystem.errnoText())"
+      let written: Int
+      do {
+        written = try Posix.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
+      } catch {
+        return "cannot write \(bytes.count - done) bytes at offset \(offset + done): \(error.text)"
       }
       if written == 0 { return "cannot write at offset \(offset + done): the file system took no bytes" }
       done += written

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// What every format version's writer shares: the header's common fields, the checks made
 /// before anything is written, and the locked temporary file.
@@ -93,20 +89,13 @@ extension CubeWriter {
     return nil
   }
 
-  /// A new temporary file at `path`, locked. A file under this name is a leftover of an
-  /// earlier process with this PID: it is replaced by a new file (a new inode), never
-  /// written over, so that no one else's open descriptor or mapping ever sees these writes.
+  /// A new temporary file at `path`, locked (`DurablePublish.createTemporary`).
   static func createLocked(_ path: String) throws(CubeError) -> Int32 {
-    unlink(path)
-    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw CubeError(path: path, reason: "cannot create: \(FileSystem.errnoText())")
+    do {
+      return try DurablePublish.createTemporary(path)
+    } catch {
+      throw CubeError(path: path, reason: "cannot create: \(error.text)")
     }
-    // Held until the rename: it tells `TemporaryFiles` that the writer lives, whatever its PID
-    // means to the process looking. Where locks are unsupported the cleaner keeps files whose
-    // PID exists, so failing to lock is no error.
-    _ = flock(descriptor, LOCK_EX)
-    return descriptor
   }
 
   /// Flushes the finished temporary file `descriptor` at `temporaryPath` to disk, closes it

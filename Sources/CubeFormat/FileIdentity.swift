@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// Which file a path names, and which version of it: device, inode, size and modification
 /// time. A cube replaced under the same name (a republished run) has a new identity, so a
@@ -16,20 +12,15 @@ public struct FileIdentity: Sendable, Hashable {
 
   /// The identity of the file at `path`, or nil when nothing is there.
   public init?(path: String) {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
+    guard let status = try? Posix.stat(path) else { return nil }
     self.init(status: status)
   }
 
-  init(status: stat) {
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
-    size = Int64(status.st_size)
-    #if canImport(Darwin)
-      modifiedNanoseconds = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
-    #else
-      modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-    #endif
+  init(status: FileStatus) {
+    device = status.device
+    inode = status.inode
+    size = status.size
+    modifiedNanoseconds = status.modifiedNanoseconds
   }
 
   /// The modification time in seconds since 1970.

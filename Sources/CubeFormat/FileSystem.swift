@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
-/// The few POSIX file operations publishing needs, with errors as text.
+/// The few file operations publishing needs, with errors as text.
 enum FileSystem {
-  static func errnoText() -> String { String(cString: strerror(errno)) }
-
   static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -23,31 +17,25 @@ enum FileSystem {
     var prefix = directory.hasPrefix("/") ? "" : "."
     for component in directory.split(separator: "/") {
       prefix += "/" + component
-      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-        throw CubeError(path: destination, reason: "cannot create directory \(prefix): \(errnoText())")
+      do {
+        try Posix.mkdir(prefix)
+      } catch {
+        guard error.code == Errno.fileExists else {
+          throw CubeError(path: destination, reason: "cannot create directory \(prefix): \(error.text)")
+        }
       }
     }
   }
 
   /// Makes a rename durable: the directory entry itself must reach the disk.
   static func syncDirectory(_ directory: String) {
-    let descriptor = open(directory, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
+    guard let descriptor = try? Posix.open(directory, .readOnly) else { return }
+    try? Posix.fsync(descriptor)
+    Posix.close(descriptor)
   }
 
   /// The names in a directory (without `.` and `..`); empty when it cannot be read.
   static func entries(of directory: String) -> [String] {
-    guard let stream = opendir(directory) else { return [] }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != ".", name != ".." { names.append(name) }
-    }
-    return names
+    (try? Posix.directoryEntries(directory)) ?? []
   }
 }

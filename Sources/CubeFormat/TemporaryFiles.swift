@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The hidden files `CubeWriter` writes before renaming them into place, and the removal of
 /// those whose writer is gone (a `kill -9`, a crash, a power cut during ingest).
@@ -64,16 +60,14 @@ public enum TemporaryFiles {
   /// This host's name as it appears in temporary file names: letters, digits and `-` only,
   /// so that the name splits unambiguously at its dots.
   public static let host: String = {
-    var buffer = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown-host" }
-    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let name = Posix.hostName else { return "unknown-host" }
     let safe = String(String.UnicodeScalarView(name.unicodeScalars.prefix(64).map { isAlphanumeric($0) ? $0 : "-" }))
     return safe.isEmpty ? "unknown-host" : safe
   }()
 
   /// Where this process writes the cube bound for `destination`.
   public static func path(for destination: String) -> String {
-    "\(FileSystem.directory(of: destination))/.\(FileSystem.basename(destination)).tmp.\(host).\(getpid())"
+    "\(FileSystem.directory(of: destination))/.\(FileSystem.basename(destination)).tmp.\(host).\(Posix.processID)"
   }
 
   /// What a directory entry's name says, when it is one of ours.
@@ -137,18 +131,21 @@ public enum TemporaryFiles {
 
   /// Decides whether `path` is stale and, with `remove`, removes it while holding its lock, so
   /// that no other cleaner and no writer acts on it meanwhile.
-  static func inspect(_ path: String, name: Name, remove: Bool, now: Int64 = Int64(time(nil))) -> Leftover? {
+  static func inspect(_ path: String, name: Name, remove: Bool, now: Int64 = Posix.secondsSince1970) -> Leftover? {
     if case .current(let host, _) = name, host != Self.host { return nil }
     // O_NOFOLLOW: a link planted under our pattern is not ours to follow.
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard let descriptor = try? Posix.open(path, [.readOnly, .noFollow, .closeOnExec]) else { return nil }
+    defer { Posix.close(descriptor) }
+    guard let status = try? Posix.fstat(descriptor), status.kind == .regular else { return nil }
     let identity = FileIdentity(status: status)
     let age = now - identity.modifiedNanoseconds / 1_000_000_000
-    let lock: LockState =
-      flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? .free : (errno == EWOULDBLOCK ? .held : .unknown)
+    let lock: LockState
+    do {
+      try Posix.flock(descriptor, wait: false)
+      lock = .free
+    } catch {
+      lock = error.code == Errno.wouldBlock ? .held : .unknown
+    }
     let cause: Leftover.Cause
     switch name {
     case .legacy:
@@ -156,7 +153,7 @@ public enum TemporaryFiles {
       cause = .earlierVersion
     case .current(_, let pid):
       guard lock != .held else { return nil }
-      if !processExists(pid) {
+      if !Posix.processExists(pid) {
         // An empty file may be a writer between creating and locking it (in another PID
         // namespace its PID is not ours to see); a writer sizes its file once locked.
         guard identity.size > 0 || age >= reusedAfter else { return nil }
@@ -175,16 +172,10 @@ public enum TemporaryFiles {
     guard remove else { return leftover }
     // The name must still be this file, not one created since under the same name.
     guard FileIdentity(path: path).map({ $0.device == identity.device && $0.inode == identity.inode }) == true,
-      unlink(path) == 0
+      (try? Posix.unlink(path)) != nil
     else { return nil }
     return leftover
   }
 
   private enum LockState { case free, held, unknown }
-
-  /// Whether a process with `pid` exists on this host (one that is not ours to signal exists
-  /// too).
-  static func processExists(_ pid: Int32) -> Bool {
-    kill(pid, 0) == 0 || errno == EPERM
-  }
 }

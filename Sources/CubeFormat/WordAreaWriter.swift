@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The writer of format versions 1 and 2, kept so that tests and fixtures of their readers
 /// can still make them (`CubeWriter`'s package-level `formatVersion:`); version 3's is
@@ -79,15 +75,14 @@ final class WordAreaWriter {
     descriptor = try CubeWriter.createLocked(temporaryPath)
     // Version 2's words are scratch: unlinked at once, so that nothing is left of them
     // whatever happens to this process. The cube gets the name back at `publish()`.
-    if packs { unlink(temporaryPath) }
-    guard ftruncate(descriptor, off_t(mappedBytes)) == 0,
-      let mapping = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-      mapping != MAP_FAILED
-    else {
-      let reason = "cannot size and map \(mappedBytes) bytes: \(FileSystem.errnoText())"
-      close(descriptor)
-      if !packs { unlink(temporaryPath) }
-      throw CubeError(path: temporaryPath, reason: reason)
+    if packs { try? Posix.unlink(temporaryPath) }
+    let mapping: UnsafeMutableRawPointer
+    do {
+      mapping = try Self.sizeAndMap(descriptor, bytes: mappedBytes)
+    } catch {
+      Posix.close(descriptor)
+      if !packs { try? Posix.unlink(temporaryPath) }
+      throw CubeError(path: temporaryPath, reason: "cannot size and map \(mappedBytes) bytes: \(error.text)")
     }
     base = mapping
     for offset in wordOffsets {
@@ -229,8 +224,8 @@ final class WordAreaWriter {
       // The words' scratch file goes once the sections are packed from it; the descriptor
       // and mapping become the cube's.
       let packed = Result { () throws(CubeError) in try pack(words: UnsafeRawPointer(base)) }
-      munmap(base, mappedBytes)
-      close(descriptor)
+      Posix.munmap(base, bytes: mappedBytes)
+      Posix.close(descriptor)
       self.base = nil
       descriptor = -1
       let (cube, bytes, mapping) = try packed.get()
@@ -274,13 +269,13 @@ final class WordAreaWriter {
       cells: cells, dataBytes: sizes, terrain: terrain != nil, steps: steps, positions: positions.count)
     let cube = try CubeWriter.createLocked(temporaryPath)
     // Zero-filled by `ftruncate`: the padding, and the unused bits of every payload's last byte.
-    guard ftruncate(cube, off_t(plan.fileBytes)) == 0,
-      let mapping = mmap(nil, plan.fileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, cube, 0), mapping != MAP_FAILED
-    else {
-      let reason = "cannot size and map \(plan.fileBytes) bytes: \(FileSystem.errnoText())"
-      close(cube)
-      unlink(temporaryPath)
-      throw CubeError(path: temporaryPath, reason: reason)
+    let mapping: UnsafeMutableRawPointer
+    do {
+      mapping = try Self.sizeAndMap(cube, bytes: plan.fileBytes)
+    } catch {
+      Posix.close(cube)
+      try? Posix.unlink(temporaryPath)
+      throw CubeError(path: temporaryPath, reason: "cannot size and map \(plan.fileBytes) bytes: \(error.text)")
     }
     writeGeometryAndTerrain(mapping, plan: plan)
     for (metric, table) in tables.enumerated() {
@@ -300,8 +295,8 @@ final class WordAreaWriter {
   /// Flushes the finished cube at `mapping` (`bytes` long, the temporary file's) to disk
   /// and renames it into place.
   private func finish(_ mapping: UnsafeMutableRawPointer, bytes: Int) throws(CubeError) -> String {
-    let flushed = msync(mapping, bytes, MS_SYNC) == 0
-    munmap(mapping, bytes)
+    let flushed = (try? Posix.msync(mapping, bytes: bytes)) != nil
+    Posix.munmap(mapping, bytes: bytes)
     self.base = nil
     let cube = descriptor
     descriptor = -1
@@ -310,14 +305,20 @@ final class WordAreaWriter {
 
   /// Discards the temporary file; nothing becomes visible.
   func abandon() {
-    if let base { munmap(base, mappedBytes) }
+    if let base { Posix.munmap(base, bytes: mappedBytes) }
     base = nil
     if descriptor >= 0 {
-      close(descriptor)
+      Posix.close(descriptor)
       // Version 2's scratch file was unlinked when it was made.
-      if formatVersion == CubeLayout.wordVersion { unlink(temporaryPath) }
+      if formatVersion == CubeLayout.wordVersion { try? Posix.unlink(temporaryPath) }
       descriptor = -1
     }
+  }
+
+  /// The file sized to `bytes` (zero-filled) and mapped read-write, shared.
+  private static func sizeAndMap(_ descriptor: Int32, bytes: Int) throws(Errno) -> UnsafeMutableRawPointer {
+    try Posix.ftruncate(descriptor, to: bytes)
+    return try Posix.mmap(descriptor, bytes: bytes, writable: true)
   }
 
   /// Writes the header: the fields every version shares, then version 1 and 2's checksum

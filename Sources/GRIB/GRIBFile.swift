@@ -1,5 +1,5 @@
 import CEcCodes
-import Glibc
+import Platform
 
 /// An open GRIB file: its messages found and described, their values decoded on request.
 ///
@@ -27,31 +27,33 @@ public final class GRIBFile: @unchecked Sendable {
   /// cannot read: the error names the file, the message number and the key.
   public init(path: String) throws(GRIBError) {
     self.path = path
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw GRIBError(reason: "cannot open: \(String(cString: strerror(errno)))", path: path)
+    let descriptor: Int32
+    do {
+      descriptor = try Posix.open(path, [.readOnly, .closeOnExec])
+    } catch {
+      throw GRIBError(reason: "cannot open: \(error.text)", path: path)
     }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw GRIBError(reason: "cannot stat: \(String(cString: strerror(errno)))", path: path)
+    defer { Posix.close(descriptor) }
+    do {
+      size = try Int(Posix.fstat(descriptor).size)
+    } catch {
+      throw GRIBError(reason: "cannot stat: \(error.text)", path: path)
     }
-    size = Int(status.st_size)
     guard size > 0 else {
       base = nil
       throw GRIBError(reason: "not a GRIB file: it is empty", path: path)
     }
-    let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
-    guard let mapping, mapping != MAP_FAILED else {
+    do {
+      base = try UnsafeRawPointer(Posix.mmap(descriptor, bytes: size, shared: false))
+    } catch {
       base = nil
-      throw GRIBError(reason: "cannot map: \(String(cString: strerror(errno)))", path: path)
+      throw GRIBError(reason: "cannot map: \(error.text)", path: path)
     }
-    base = UnsafeRawPointer(mapping)
     messages = try scan()
   }
 
   deinit {
-    if let base { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    if let base { Posix.munmap(UnsafeMutableRawPointer(mutating: base), bytes: size) }
   }
 
   /// The file's bytes (empty only for a file that failed to open).

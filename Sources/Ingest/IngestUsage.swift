@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Platform
 
 /// What an ingest process has used: its peak resident memory (`getrusage`'s maxrss) and the
 /// bytes it caused to be written to disk (`/proc/self/io`'s `write_bytes`, and
@@ -21,9 +18,7 @@ public struct IngestUsage: Sendable, Equatable {
 
   /// This process's usage so far.
   public static func current() -> IngestUsage {
-    var usage = rusage()
-    // Linux counts maxrss in KiB.
-    let peak = getrusage(RUSAGE_SELF.rawValue, &usage) == 0 ? Int(usage.ru_maxrss) * 1024 : 0
+    let peak = Posix.peakResidentBytes ?? 0
     let io = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)).map(Self.fields(of:)) ?? [:]
     return IngestUsage(
       peakResidentBytes: peak, writtenBytes: io["write_bytes"], cancelledBytes: io["cancelled_write_bytes"])

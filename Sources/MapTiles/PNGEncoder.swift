@@ -1,11 +1,5 @@
 import CPNGWriter
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// PNG encoding of RGBA pixels through Debian's libpng (the C writer in CPNGWriter, which
 /// catches libpng's errors).
 public enum PNGEncoder {
@@ -40,7 +34,7 @@ public enum PNGEncoder {
       let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw .encoding(text.isEmpty ? "status \(status)" : text)
     }
-    defer { free(output) }
+    defer { nwp_png_free(output) }
     return Array(UnsafeBufferPointer(start: output, count: size))
   }
 }

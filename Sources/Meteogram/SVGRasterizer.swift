@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Turns SVG into PNG with librsvg's `rsvg-convert` (Debian's librsvg2-bin), run as a
 /// subprocess: a well-kept renderer, rather than a rasteriser of our own (docs/meteogram.md).
@@ -52,7 +53,9 @@ public struct SVGRasterizer: Sendable {
     // Stopping the program closes its end of the pipe, which ends the read below. SIGKILL,
     // not `terminate()`'s SIGTERM: a server that handles SIGTERM (service-lifecycle does,
     // through a dispatch source) ignores it, and its children inherit that.
-    let stop = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let stop = DispatchWorkItem { [process] in
+      if process.isRunning { try? Posix.kill(process.processIdentifier, .kill) }
+    }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: stop)
     let png = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -1,13 +1,8 @@
 import CubeFormat
 import Foundation
+import Platform
 import PointQuery
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A live store directory (`STORE/<model>/<domain>/<run>.cube`): the catalog of its runs,
 /// kept current without a restart.
@@ -61,11 +56,17 @@ public final class ForecastStore: Sendable {
   public convenience init(
     serving path: String, verifyChecksums: Bool = true, onScan: @escaping @Sendable (RunCatalog) -> Void = { _ in }
   ) throws(QueryError) {
-    var status = stat()
-    guard stat(path, &status) == 0 else { throw .unreadableStore(path, reason: String(cString: strerror(errno))) }
-    guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .unreadableStore(path, reason: "not a directory") }
-    guard access(path, R_OK | X_OK) == 0 else {
-      throw .unreadableStore(path, reason: String(cString: strerror(errno)))
+    let status: FileStatus
+    do {
+      status = try Posix.stat(path)
+    } catch {
+      throw .unreadableStore(path, reason: error.text)
+    }
+    guard status.kind == .directory else { throw .unreadableStore(path, reason: "not a directory") }
+    do {
+      try Posix.access(path, readable: true, searchable: true)
+    } catch {
+      throw .unreadableStore(path, reason: error.text)
     }
     try self.init(
       path: path, verifyChecksums: verifyChecksums, changeDetection: .notification, strict: false, onScan: onScan)

@@ -1,12 +1,7 @@
 import CubeFormat
+import Platform
 import PointQuery
 import UTCTime
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Removing old runs from a store.
 ///
@@ -76,8 +71,12 @@ public enum StorePruning {
   public static func prune(store: String, keep: Int) throws(QueryError) -> [Decision] {
     let decisions = plan(store: store, keep: keep)
     for decision in decisions where decision.action == .delete {
-      guard unlink(decision.path) == 0 || errno == ENOENT else {
-        throw .unreadableCube("\(decision.path): cannot remove: \(String(cString: strerror(errno)))")
+      do {
+        try Posix.unlink(decision.path)
+      } catch {
+        guard error.code == Errno.noSuchFile else {
+          throw .unreadableCube("\(decision.path): cannot remove: \(error.text)")
+        }
       }
     }
     return decisions

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Runs a program as a child process and reports, besides its status and output, its own
 /// peak resident memory as the kernel counted it (`ru_maxrss`), through GNU time.
 ///
@@ -37,27 +33,32 @@ public enum MeasuredProcess {
     let directory = SampleFiles.temporaryDirectory("measured")
     defer { SampleFiles.remove(directory) }
     let (outPath, errPath) = ("\(directory)/out", "\(directory)/err")
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard FileManager.default.isExecutableFile(atPath: time) else {
       throw Failure(description: "\(time) is missing: install GNU time (Scripts/install-deps does)")
     }
+    guard FileManager.default.createFile(atPath: outPath, contents: nil),
+      FileManager.default.createFile(atPath: errPath, contents: nil),
+      let standardOutput = FileHandle(forWritingAtPath: outPath),
+      let standardError = FileHandle(forWritingAtPath: errPath)
+    else { throw Failure(description: "cannot create the output files in \(directory)") }
+    defer {
+      try? standardOutput.close()
+      try? standardError.close()
+    }
     let peakPath = "\(directory)/peak"
-    let argv = ([time, "-f", "%M", "-o", peakPath, executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, time, &actions, nil, argv, environ)
-    guard spawned == 0 else {
-      throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: time)
+    process.arguments = ["-f", "%M", "-o", peakPath, executable] + arguments
+    process.standardOutput = standardOutput
+    process.standardError = standardError
+    do {
+      try process.run()
+    } catch {
+      throw Failure(description: "cannot start \(executable): \(error)")
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      guard errno == EINTR else { throw Failure(description: "wait4: \(String(cString: strerror(errno)))") }
-    }
-    let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    process.waitUntilExit()
+    let exit =
+      process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
     // GNU time writes "Command exited with non-zero status N" first when it did; the peak
     // (KiB) is the last line.

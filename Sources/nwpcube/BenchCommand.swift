@@ -2,16 +2,11 @@ import ArgumentParser
 import Forecast
 import ForecastOutput
 import GridGeometry
+import Platform
 import PointQuery
 import SampleRun
 import Store
 import UTCTime
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -275,11 +270,7 @@ struct BenchCommand: ParsableCommand {
       perSecond: Double(count * Self.batch) / (Double(total) / 1e9))
   }
 
-  func now() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-  }
+  func now() -> UInt64 { Posix.monotonicNanoseconds }
 
   /// A uniformly random fractional grid position, turned into latitude/longitude by
   /// bilinear interpolation of the four surrounding cells' unit vectors: always in the

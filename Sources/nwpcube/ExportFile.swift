@@ -1,10 +1,5 @@
 import CubeFormat
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The file `nwpcube export` writes, in any order, and puts in place only when complete:
 /// the bytes go to a temporary file beside it, which `publish` renames over `path`, so a
@@ -19,24 +14,24 @@ final class ExportFile {
   /// cube being exported): renaming over it would destroy the input.
   init(path: String, notReplacing input: String) throws(ExportFailure) {
     self.path = path
-    var target = stat()
-    var source = stat()
-    if stat(path, &target) == 0, stat(input, &source) == 0, target.st_dev == source.st_dev,
-      target.st_ino == source.st_ino
-    {
+    if let target = try? Posix.stat(path), let source = try? Posix.stat(input), target.isSameFile(as: source) {
       throw ExportFailure("--out \(path): is the cube being exported; choose another file")
     }
     // The store's temporary name: hidden, and naming this host and process, so that a
-    // killed export is recognisable for what it is.
+    // killed export is recognisable for what it is. Created and locked as a cube's is, so
+    // that a store's cleaner never takes a slow export's file for a leftover.
     temporary = TemporaryFiles.path(for: path)
-    descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw Self.failure(path, errno) }
+    do {
+      descriptor = try DurablePublish.createTemporary(temporary)
+    } catch {
+      throw Self.failure(path, error)
+    }
   }
 
   deinit {
     if descriptor >= 0 {
-      close(descriptor)
-      unlink(temporary)
+      Posix.close(descriptor)
+      try? Posix.unlink(temporary)
     }
   }
 
@@ -45,13 +40,11 @@ final class ExportFile {
   func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ExportFailure) {
     var done = 0
     while done < bytes.count {
-      let count = pwrite(
-        descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset) + off_t(done))
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Self.failure(path, errno)
+      do {
+        done += try Posix.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: Int(offset) + done)
+      } catch {
+        throw Self.failure(path, error)
       }
-      done += count
     }
   }
 
@@ -67,7 +60,7 @@ final class ExportFile {
     }
   }
 
-  private static func failure(_ path: String, _ error: Int32) -> ExportFailure {
-    ExportFailure("--out \(path): cannot write: \(String(cString: strerror(error)))")
+  private static func failure(_ path: String, _ error: Errno) -> ExportFailure {
+    ExportFailure("--out \(path): cannot write: \(error.text)")
   }
 }

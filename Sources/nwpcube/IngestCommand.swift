@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import Ingest
 import Meteorology
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Platform
 
 extension Convention: ExpressibleByArgument {}
 
@@ -90,15 +87,7 @@ struct IngestCommand: ParsableCommand {
 /// default, adaptive thresholds the heap top was trimmed and the pages faulted and cleared
 /// again every step, 12 % of an ingest. Peak memory grows by at most what is kept.
 private func keepFreedMemory() {
-  #if canImport(Glibc)
-    // malloc.h is not in Swift's Glibc module: mallopt is looked up, and its options are
-    // glibc's fixed values (M_TRIM_THRESHOLD −1, M_MMAP_THRESHOLD −3). Without it, nothing changes.
-    typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-    let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
-    _ = mallopt(-3, 64 << 20)
-    _ = mallopt(-1, 64 << 20)
-  #endif
+  Posix.keepFreedMemory(upTo: 64 << 20)
 }
 
 /// Writes a line to standard error.

@@ -3,10 +3,6 @@ import Foundation
 import Testing
 import _TestSupport
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Ingest predicts a run's memory and disk from its dimensions and refuses, before reading
 /// a field, what it cannot afford; what it predicts bounds what it uses.
 @Suite struct IngestCostTests {

@@ -1,13 +1,8 @@
 import Foundation
+import Platform
 import Testing
 
 @testable import HTTPService
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// SIGHUP reloads the keys file of a live server in this process: a good file's keys are in
 /// force at once, a faulty file is logged and the keys in force stay.
@@ -39,7 +34,7 @@ import Testing
     #expect(try await status(Self.second) == 401)
 
     try "# rotated\n\(Self.second) name=second\n".write(toFile: path, atomically: true, encoding: .utf8)
-    kill(getpid(), SIGHUP)
+    try Posix.kill(Posix.processID, .hangUp)
     #expect(try await Self.eventually { try await status(Self.second) == 200 }, "the new key never took effect")
     #expect(try await status(Self.first) == 401)
     let metrics = try await server.client.get(ServiceRoutes.metricsPath).body
@@ -47,7 +42,7 @@ import Testing
     #expect(server.log.recorded.contains { $0.message == "API keys reloaded" && $0.metadata["keys"] == "1" })
 
     try "\(Self.first) name=first limit=often\n".write(toFile: path, atomically: true, encoding: .utf8)
-    kill(getpid(), SIGHUP)
+    try Posix.kill(Posix.processID, .hangUp)
     let failed = try await Self.eventually {
       server.log.recorded.contains { $0.message == "API keys not reloaded; the keys in force stay" }
     }

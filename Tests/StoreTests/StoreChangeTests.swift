@@ -15,7 +15,7 @@ import _TestSupport
 
   /// What a store asked for `wanted` uses: notification is Linux only.
   static func expected(_ wanted: ChangeDetection) -> ChangeDetection {
-    #if canImport(Glibc)
+    #if os(Linux)
       wanted
     #else
       .stamps
@@ -158,16 +158,14 @@ import _TestSupport
     #expect(Self.runs(forecast) == ["2026062006", "2026062000"])
   }
 
-  #if canImport(Glibc)
-    @Test func networkFileSystemsAreNotWatched() {
-      #expect(StoreWatch.isRemote(fileSystemType: 0x6969))  // NFS
-      #expect(StoreWatch.isRemote(fileSystemType: 0xFF53_4D42))  // CIFS
-      #expect(StoreWatch.isRemote(fileSystemType: 0x6573_5546))  // FUSE
-      #expect(!StoreWatch.isRemote(fileSystemType: 0xEF53))  // ext4
-      #expect(!StoreWatch.isRemote(fileSystemType: 0x5846_5342))  // XFS
-      #expect(!StoreWatch.isRemote(fileSystemType: 0x0102_1994))  // tmpfs
-    }
-  #endif
+  @Test func networkFileSystemsAreNotWatched() {
+    #expect(StoreWatch.isRemote(fileSystemType: 0x6969))  // NFS
+    #expect(StoreWatch.isRemote(fileSystemType: 0xFF53_4D42))  // CIFS
+    #expect(StoreWatch.isRemote(fileSystemType: 0x6573_5546))  // FUSE
+    #expect(!StoreWatch.isRemote(fileSystemType: 0xEF53))  // ext4
+    #expect(!StoreWatch.isRemote(fileSystemType: 0x5846_5342))  // XFS
+    #expect(!StoreWatch.isRemote(fileSystemType: 0x0102_1994))  // tmpfs
+  }
 
   /// Dates the directories of a one-model store an hour back, so that the stamps' rule of
   /// rescanning directories modified within the last second does not apply.

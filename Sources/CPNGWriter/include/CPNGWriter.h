@@ -20,12 +20,16 @@ enum nwp_png_status {
 /// PNG_FILTER_* mask; 0 lets libpng choose).
 ///
 /// On success returns NWP_PNG_OK and sets `*out` to a malloc'd buffer of `*out_size` bytes
-/// that the caller frees with `free`. On failure returns the status, leaves `*out` NULL and
+/// that the caller frees with `nwp_png_free`. On failure returns the status, leaves `*out` NULL and
 /// writes a NUL-terminated description into `message` (at most `message_size` bytes).
 ///
 /// Written in C because libpng reports errors by longjmp to a setjmp in the caller, which
 /// Swift cannot express; everything libpng allocates is released on every path.
 int nwp_png_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, int level, int filter,
                         uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
+/// Frees a buffer `nwp_png_encode_rgba` returned: the C library's `free`, here so that the
+/// Swift caller needs no C library import of its own.
+void nwp_png_free(uint8_t *buffer);
 
 #endif

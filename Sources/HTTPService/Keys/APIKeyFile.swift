@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// A keys file read and checked: `nwpcube serve --keys FILE` (docs/keys.md).
 ///
@@ -99,14 +95,24 @@ struct APIKeyFile: Sendable {
   /// The file's text.
   private static func contents(of path: String) throws(KeyFileError) -> String {
     func fault(_ reason: String) -> KeyFileError { KeyFileError(file: path, line: nil, reason: reason) }
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw fault("cannot be opened: \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
+    let descriptor: Int32
+    do {
+      descriptor = try Posix.open(path, .readOnly)
+    } catch {
+      throw fault("cannot be opened: \(error.text)")
+    }
+    defer { Posix.close(descriptor) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count >= 0 else { throw fault("cannot be read: \(String(cString: strerror(errno)))") }
+      let count: Int
+      do {
+        count = try buffer.withUnsafeMutableBytes { bytes in
+          Result { () throws(Errno) in try Posix.read(descriptor, into: bytes) }
+        }.get()
+      } catch {
+        throw fault("cannot be read: \(error.text)")
+      }
       if count == 0 { break }
       bytes += buffer[..<count]
       guard bytes.count <= maximumBytes else {

@@ -1,45 +1,34 @@
-import Dispatch
 import Logging
 import ServiceLifecycle
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import UnixSignals
 
 /// Reloads the keys file on SIGHUP for as long as the server runs, the operator's usual
 /// way to tell a daemon its configuration changed.
 ///
 /// A file that cannot be used is logged with the reason and the keys in force stay, so that
-/// a typo never locks every client out. ServiceLifecycle handles only the signals that stop
-/// the group (SIGTERM, SIGINT), so SIGHUP has its own dispatch source.
+/// a typo never locks every client out. SIGHUP is read through the one signal mechanism the
+/// server has, ServiceLifecycle's `UnixSignalsSequence` (which also serves SIGTERM, SIGINT
+/// and the drain's second signal).
 final class KeyReloadService: Service {
-  /// The signal source, made when the application is built, so that SIGHUP is handled
-  /// before the server listens; cancelled when the service stops.
-  private let source: Mutex<(any DispatchSourceSignal)?>
+  private let keys: APIKeyStore
+  private let metrics: ServiceMetrics
+  private let logger: Logger
+  /// The sequence, its registration started when the application is built, so that SIGHUP
+  /// is handled by the time the server listens (registering is asynchronous: it cannot be
+  /// awaited in the synchronous `buildApplication`).
+  private let signals: Task<UnixSignalsSequence, Never>
 
   init(keys: APIKeyStore, metrics: ServiceMetrics, logger: Logger) {
-    #if canImport(Darwin)
-      // Darwin's dispatch sources read signals through kqueue, which sees them only when the
-      // signal's own action (ending the process) is off. Linux's libdispatch installs a
-      // handler of its own instead, which ignoring the signal would undo (and so stop every
-      // source in the process, those of other servers too).
-      signal(SIGHUP, SIG_IGN)
-    #endif
-    let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-    source.setEventHandler { Self.reload(keys, metrics: metrics, logger: logger) }
-    source.resume()
-    self.source = Mutex(source)
+    self.keys = keys
+    self.metrics = metrics
+    self.logger = logger
+    signals = Task { await UnixSignalsSequence(trapping: .sighup) }
   }
 
   func run() async throws {
-    // Until the group shuts down; a cancellation ends the wait just as well.
-    try? await gracefulShutdown()
-    source.withLock { source in
-      source?.cancel()
-      source = nil
+    // Until the group shuts down; the sequence's sources are cancelled when it is released.
+    for await _ in await signals.value.cancelOnGracefulShutdown() {
+      Self.reload(keys, metrics: metrics, logger: logger)
     }
   }
 

@@ -1,0 +1,39 @@
+extension Posix {
+  /// `mmap(2)` of the first `bytes` of the open file: read-only or read-write, shared (the
+  /// file's pages, written back to it) or private (copy on write). Unmap with `munmap`.
+  public static func mmap(
+    _ descriptor: Int32, bytes: Int, writable: Bool = false, shared: Bool = true
+  ) throws(Errno) -> UnsafeMutableRawPointer {
+    guard let mapping = system_mmap(descriptor, bytes, writable: writable, shared: shared) else {
+      throw .current("mmap")
+    }
+    return mapping
+  }
+
+  /// `munmap(2)`. It fails only for a range that is not a mapping, a caller's mistake that
+  /// leaves nothing to do.
+  public static func munmap(_ mapping: UnsafeMutableRawPointer, bytes: Int) { _ = system_munmap(mapping, bytes) }
+
+  /// `msync(2)` with `MS_SYNC`: the mapping's changed pages written to the file and on the
+  /// disk.
+  public static func msync(_ mapping: UnsafeMutableRawPointer, bytes: Int) throws(Errno) {
+    guard system_msync(mapping, bytes) == 0 else { throw .current("msync") }
+  }
+
+  /// `memcmp(3)` of `count` bytes: whether they are the same, at the C library's speed.
+  public static func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+    system_memcmp(first, second, count) == 0
+  }
+
+  /// `sysconf(_SC_PAGESIZE)`, at least 1.
+  public static var pageSize: Int { max(system_pageSize(), 1) }
+
+  /// Lets glibc's allocator keep up to `bytes` freed rather than returning them to the
+  /// kernel, and serve allocations up to that size from its heap (`mallopt`'s
+  /// `M_TRIM_THRESHOLD` and `M_MMAP_THRESHOLD`). Nothing changes where the C library is not
+  /// glibc.
+  public static func keepFreedMemory(upTo bytes: Int32) {
+    _ = system_mallopt(-3, bytes)
+    _ = system_mallopt(-1, bytes)
+  }
+}
