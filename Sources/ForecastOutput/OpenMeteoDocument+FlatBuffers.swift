@@ -57,7 +57,8 @@ extension OpenMeteoDocument {
     var builder = FlatBufferBuilder(capacity: 4_096)
     var out: [UInt8] = []
     for (index, document) in documents.enumerated() {
-      document.flatBuffer(locationID: locationIDs?[index] ?? index, builder: &builder, into: &out)
+      let id = locationIDs.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? index
+      document.flatBuffer(locationID: id, builder: &builder, into: &out)
     }
     return out
   }
