@@ -154,6 +154,28 @@ struct OpenMeteoFlatBuffersTests {
     #expect(message["utc_offset_seconds"] as? Int == 0)
   }
 
+  /// `forecast_days=0` is no day: empty hourly and daily blocks, as on Open-Meteo.
+  @Test func noDayGivesEmptyBlocks() async throws {
+    let client = try await SampleService.server().client
+    let binary = try await client.get(
+      "/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=temperature_2m&daily=sunrise,temperature_2m_max"
+        + "&forecast_days=0&format=flatbuffers")
+    #expect(binary.status == 200, "\(binary.body.prefix(300))")
+    let message = try #require(try Self.decode(binary.bodyBytes).first)
+    for block in ["hourly", "daily"] {
+      let variables = try #require((message[block] as? [String: Any])?["variables"] as? [[String: Any]], "\(block)")
+      #expect(variables.count == (block == "daily" ? 2 : 1))
+      for variable in variables {
+        let values = (variable["values"] as? [Any]) ?? (variable["values_int64"] as? [Any])
+        #expect(values?.isEmpty == true, "\(block): \(variable)")
+      }
+    }
+    let json = try await client.get(
+      "/v1/forecast?latitude=38.7223&longitude=-9.1393&daily=sunrise&forecast_days=0")
+    #expect(json.status == 200, "\(json.body.prefix(300))")
+    #expect(((json.json as? [String: Any])?["daily"] as? [String: Any])?["sunrise"] as? [Any] != nil)
+  }
+
   /// A location outside every domain in the middle of a request fails the whole request in
   /// JSON, naming it, as any error of the FlatBuffers format is answered.
   @Test func anErrorInTheMiddleOfSeveralLocationsIsJSONNamingIt() async throws {

@@ -100,7 +100,7 @@ struct ForecastParameters {
     var queries: [OpenMeteoQuery] = []
     for ((point, zone), elevation) in zip(zip(points, zones), elevations) {
       let (start, days) = try Self.days(
-        query, today: zone.zone.date(containing: now), limit: limits.days, needed: needsDays)
+        query, today: zone.zone.date(containing: now), limit: limits.days)
       var plan = OpenMeteoQuery(
         request: ForecastRequest(
           latitude: point.latitude, longitude: point.longitude, method: method, domain: domain, timeZone: zone.zone,
@@ -397,10 +397,10 @@ struct ForecastParameters {
   }
 
   /// The first local day and the number of days: `start_date`…`end_date`, or `past_days`
-  /// before today to `forecast_days` after it. At most `limit` days; at least one when
-  /// hourly or daily values are `needed`.
+  /// before today to `forecast_days` after it. At most `limit` days; none with
+  /// `forecast_days=0`, which gives empty blocks.
   static func days(
-    _ query: QueryParameters, today: LocalDate, limit: Int, needed: Bool
+    _ query: QueryParameters, today: LocalDate, limit: Int
   ) throws(APIError) -> (start: LocalDate, days: Int) {
     let forecastDays = try query.integer("forecast_days", in: 0...limit)
     let pastDays = try query.integer("past_days", in: 0...limit)
@@ -412,10 +412,7 @@ struct ForecastParameters {
         throw APIError(
           .badRequest, "past_days + forecast_days is \(days); at most \(limit) days are allowed per request")
       }
-      guard days >= 1 || !needed else {
-        throw APIError(
-          .badRequest, "past_days + forecast_days is 0; hourly and daily values need at least one day")
-      }
+      // No day at all is empty blocks, as Open-Meteo answers `forecast_days=0`.
       return (today.adding(days: -(pastDays ?? 0)), days)
     }
     // Zeros ask for nothing and go with dates, as Open-Meteo allows.
