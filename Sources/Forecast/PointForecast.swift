@@ -58,6 +58,13 @@ public struct PointForecast: Sendable {
   public func hourly(
     metrics: [Metric], instants: [Int64], utcOffsets: [Int]? = nil
   ) throws(ForecastError) -> HourlySeries {
+    // No times asks nothing of the runs (`forecast_hours=0`): an empty series, not a search
+    // for a run that covers no time.
+    guard !instants.isEmpty else {
+      return HourlySeries(
+        metrics: metrics, hours: [], values: metrics.map { _ in [] }, provenance: [], sourceOfHour: [],
+        probabilityMembers: [], units: request.units)
+    }
     var reader = try reader(instants: instants)
     var (provenance, sourceOfHour) = reader.provenance()
     var probabilityMembers: [[Int]] = []

@@ -126,6 +126,8 @@ public struct OpenMeteoQuery: Sendable {
   }
 
   private func dailyBlock(_ point: PointForecast) throws(ForecastError) -> OpenMeteoAnswer.Daily {
+    // No day asks nothing of the runs (`forecast_days=0`).
+    guard days > 0 else { return OpenMeteoAnswer.Daily(summaries: [], values: daily.map { _ in [] }) }
     var variables: [DailyVariable] = []
     for column in daily {
       for variable in column.quantity.inputs where !variables.contains(variable) { variables.append(variable) }

@@ -117,6 +117,27 @@ import Testing
     }
   }
 
+  /// Open-Meteo's clients may send the key as the `x-api-key` header, which wins over the
+  /// parameter, or in a posted form; a wrong one in either place is refused.
+  @Test func anOpenMeteoKeyMayComeAsTheHeaderOrInAPostedForm() async throws {
+    let keyed = try await KeyedService.server().client
+    let alice = KeyedService.key("alice")
+    let query = "latitude=38.1294&longitude=-8.9341&hourly=temperature_2m&start_date=2026-06-21&end_date=2026-06-21"
+    let header = try await keyed.get("/v1/forecast?\(query)", headers: ["X-API-Key: \(alice)"])
+    #expect(header.status == 200, "\(header.body.prefix(200))")
+    let wins = try await keyed.get(
+      "/v1/forecast?\(query)&apikey=\(KeyedService.wrongKey)", headers: ["x-api-key: \(alice)"])
+    #expect(wins.status == 200, "\(wins.body.prefix(200))")
+    let wrong = try await keyed.get(
+      "/v1/forecast?\(query)&apikey=\(alice)", headers: ["x-api-key: \(KeyedService.wrongKey)"])
+    #expect(wrong.status == 401)
+    #expect(wrong.openMeteoReason == "apikey: not a valid API key")
+    let posted = try await keyed.post("/v1/forecast", body: "\(query)&apikey=\(alice)")
+    #expect(posted.status == 200, "\(posted.body.prefix(200))")
+    let postedWrong = try await keyed.post("/v1/forecast?apikey=\(alice)", body: query)
+    #expect(postedWrong.status == 401, "a POST reads its body only: \(postedWrong.body.prefix(200))")
+  }
+
   @Test func theProbesNeverNeedAKey() async throws {
     let keyed = try await KeyedService.server().client
     for path in [ServiceRoutes.healthPath, ServiceRoutes.metricsPath] {

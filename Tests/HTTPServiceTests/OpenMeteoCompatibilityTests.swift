@@ -75,6 +75,42 @@ import _TestSupport
     }
   }
 
+  /// Lists given as repeated keys, commas or both are the same request, as Open-Meteo's
+  /// SDKs send them; a single value given twice takes the last; zero counts go with a date
+  /// range; a zone per location; `location_id` comes back in errors.
+  @Test func parametersAreReadAsOpenMeteoReadsThem() async throws {
+    let client = try await SampleService.server().client
+    func body(_ query: String) async throws -> String {
+      let answer = try await client.get("/v1/forecast?\(query)&\(Self.day)")
+      #expect(answer.status == 200, "\(query): \(answer.body.prefix(300))")
+      // The time spent differs from one request to the next.
+      return answer.body.replacing(/"generationtime_ms":[0-9.]+/, with: "")
+    }
+    let commas = try await body(
+      "latitude=38.1294,38.7223&longitude=-8.9341,-9.1393&hourly=temperature_2m,precipitation,wind_speed_10m")
+    let repeated = try await body(
+      "latitude=38.1294&latitude=38.7223&longitude=-8.9341&longitude=-9.1393"
+        + "&hourly=temperature_2m&hourly=precipitation&hourly=wind_speed_10m")
+    let mixed = try await body(
+      "latitude=38.1294&latitude=38.7223&longitude=-8.9341,-9.1393&hourly=temperature_2m,precipitation"
+        + "&hourly[]=wind_speed_10m")
+    #expect(commas.hasPrefix("[{"))
+    #expect(repeated == commas)
+    #expect(mixed == commas)
+    let lastWins = try await body("\(Self.point)&hourly=temperature_2m&wind_speed_unit=mph&wind_speed_unit=ms")
+    #expect(lastWins == (try await body("\(Self.point)&hourly=temperature_2m&wind_speed_unit=ms")))
+    let zeros = try await body("\(Self.point)&hourly=temperature_2m&forecast_days=0&past_days=0")
+    #expect(zeros == (try await body("\(Self.point)&hourly=temperature_2m")))
+    let zones = try await client.get(
+      "/v1/forecast?latitude=38.1294,38.7223&longitude=-8.9341,-9.1393&hourly=temperature_2m"
+        + "&timezone=Europe/Lisbon&timezone=Atlantic/Azores&\(Self.day)")
+    let names = (zones.json as? [[String: Any]])?.map { $0["timezone"] as? String }
+    #expect(names == ["Europe/Lisbon", "Atlantic/Azores"])
+    let failed = try await client.get(
+      "/v1/forecast?latitude=38.1294,0&longitude=-8.9341,0&location_id=17,42&hourly=temperature_2m&\(Self.day)")
+    #expect(failed.openMeteoReason?.hasPrefix("location_id 42 (latitude 0.0, longitude 0.0)") == true, "\(failed.body)")
+  }
+
   /// Every Open-Meteo name the table maps is answered, keyed as asked, with its unit.
   @Test func everyOpenMeteoVariableIsAnswered() async throws {
     let hourly = OpenMeteoNames.hourly.map(\.name)

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// An API the server speaks, as far as keys are concerned: which paths are its, how its
 /// clients pass a key, and the shape of its errors, so that a client is refused in words
 /// its library can read.
@@ -72,6 +74,12 @@ enum APIFamily: Sendable, CaseIterable {
     }
   }
 
+  /// The header in which the family's clients may send the key instead, which then wins
+  /// over the parameter: Open-Meteo's `x-api-key`; nil for the others.
+  var keyHeader: HTTPField.Name? {
+    self == .openMeteo ? openMeteoKeyHeader : nil
+  }
+
   /// The family's error body.
   var errors: ErrorShape {
     switch self {
@@ -82,3 +90,5 @@ enum APIFamily: Sendable, CaseIterable {
     }
   }
 }
+
+private let openMeteoKeyHeader = HTTPField.Name("x-api-key")

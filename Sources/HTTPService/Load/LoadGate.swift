@@ -108,7 +108,9 @@ final class LoadGate: Sendable {
   /// Who sent a request: its valid key's name when keys are required, else its address.
   func client(path: String, query: String?, headers: HTTPFields, peer: SocketAddress?) -> LoadLimiter.Client {
     if let keys, let family = APIFamily(path: path), !(exemptLegacy && family == .legacy),
-      let name = Self.key(path: path, query: query, at: family.key, maximumQueryBytes: maximumQueryBytes)
+      let name =
+        (family.keyHeader.flatMap { headers[$0] }.map { Substring($0) }
+        ?? Self.key(path: path, query: query, at: family.key, maximumQueryBytes: maximumQueryBytes))
         .flatMap(keys.name(of:))
     {
       return .key(name)
@@ -127,8 +129,10 @@ final class LoadGate: Sendable {
   static func key(path: String, query: String?, at location: KeyLocation, maximumQueryBytes: Int) -> Substring? {
     switch location {
     case .query(let name):
-      let parameters = try? QueryParameters(query, maximumBytes: maximumQueryBytes)
-      return parameters?.key(name).map { Substring($0) }
+      guard let parameters = try? QueryParameters(query, maximumBytes: maximumQueryBytes, repeats: .lastWins()),
+        let key = try? parameters.key(name)
+      else { return nil }
+      return Substring(key)
     case .pathSegment(let index):
       // Decoded as the key middleware decodes it, so `%6Bey` is counted as the key `key`.
       return KeyLocation.key(inSegment: index, of: path).map { Substring($0) }

@@ -36,15 +36,29 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
       return response
     }
     let candidate: Substring
+    var request = request
     switch location {
     case .query(let name):
-      let query: QueryParameters
-      do throws(APIError) {
-        query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
-      } catch {
+      // Open-Meteo's clients may send the key as a header, which wins over the parameter there.
+      if let field = family.keyHeader, let header = request.headers[field] {
+        candidate = Substring(header)
+        break
+      }
+      let value: String?
+      do {
+        // A form posted to a path that takes one carries its key in the body.
+        if request.method == .post, FormBody.paths.contains(request.uri.path) {
+          let form = try await FormBody.read(&request, maximumBytes: ForecastRoute.maximumFormBytes)
+          value = try QueryParameters(form, maximumBytes: ForecastRoute.maximumFormBytes, repeats: .lastWins()).key(
+            name)
+        } else {
+          value = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes, repeats: .lastWins()).key(
+            name)
+        }
+      } catch let error as APIError {
         return refuse(error.status, error.description)
       }
-      guard let value = query.key(name) else {
+      guard let value else {
         return refuse(.unauthorized, "\(name): missing; this server requires an API key: \(location.help)")
       }
       candidate = Substring(value)

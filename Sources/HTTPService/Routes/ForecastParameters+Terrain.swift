@@ -8,12 +8,11 @@ extension ForecastParameters {
   /// spare (the heights a cube may hold).
   static let elevationRange: ClosedRange<Double> = -1_000...9_000
 
-  /// `elevation`: one height in metres per location (comma-separated, as the coordinates),
-  /// or `nan` for no correction; nil for every location when absent.
+  /// `elevation`: one height in metres per location (a list, as the coordinates), or `nan`
+  /// for no correction; nil for every location when absent.
   static func elevations(_ query: QueryParameters, count: Int) throws(APIError) -> [Double?] {
-    guard let text = query["elevation"] else { return Array(repeating: nil, count: count) }
+    guard let items = query.list("elevation") else { return Array(repeating: nil, count: count) }
     let expected = "metres, e.g. 120, or nan for no correction, one per location separated by commas"
-    let items = text.split(separator: ",", omittingEmptySubsequences: false)
     guard items.count == count else {
       throw APIError.parameter(
         "elevation", "has \(items.count) values for \(count) locations; give \(expected)")

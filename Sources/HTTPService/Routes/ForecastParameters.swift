@@ -11,6 +11,8 @@ struct ForecastParameters {
   /// How the answer is written.
   enum Format: String, CaseIterable {
     case json, csv
+    /// Open-Meteo's FlatBuffers messages, which its SDKs ask for.
+    case flatbuffers
   }
 
   /// Every parameter `/v1/forecast` documents; any other is refused (it is most likely a
@@ -20,7 +22,16 @@ struct ForecastParameters {
     "forecast_hours", "past_hours", "forecast_minutely_15", "past_minutely_15", "start_date", "end_date",
     "start_hour", "end_hour", "temperature_unit", "wind_speed_unit", "precipitation_unit", "timeformat", "models",
     "cell_selection", "elevation", "units", "pressure_unit", "visibility_unit", "method", "domain", "format",
+    "location_id", "windspeed_unit",
   ]
+  /// The parameters that take a list, as repeated keys, comma-separated values or both
+  /// (Open-Meteo's decoder reads them so); any other given twice takes its last value.
+  static let lists: Set<String> = [
+    "latitude", "longitude", "elevation", "location_id", "hourly", "daily", "current", "minutely_15", "models",
+    "timezone",
+  ]
+  /// How `/v1/forecast` reads a repeated key: as Open-Meteo does.
+  static let repeats = QueryParameters.Repeats.lastWins(lists: lists)
   /// Parameters taken but read elsewhere: the API key, which the key check reads before
   /// the route, so that a client sending one is not refused here.
   static let passedOn = ["apikey"]
@@ -36,6 +47,8 @@ struct ForecastParameters {
   let timeFormat: OpenMeteoDocument.TimeFormat
   /// How `timezone` is echoed: as given, `GMT` when absent; the point's zone for `auto`.
   let timeZoneNames: [String]
+  /// Each location's `location_id`: as given, else its index in the request.
+  let locationIDs: [Int]
 
   /// Reads `query`, with `now` (Unix seconds) for today and current conditions.
   /// - Parameters:
@@ -60,9 +73,16 @@ struct ForecastParameters {
     }
     let zones = try Self.timeZones(query, points: points, finder: zoneFinder)
     // Open-Meteo's default wind speed is km/h; a preset (`units=si`) keeps its own.
+    // Open-Meteo's older name, refused under its own name.
+    if query["wind_speed_unit"] == nil, let alias = query["windspeed_unit"], (try? WindSpeedUnit(parsing: alias)) == nil
+    {
+      let allowed = WindSpeedUnit.allCases.map(\.rawValue).joined(separator: ", ")
+      throw APIError.parameter("windspeed_unit", "unknown unit \"\(alias)\"; allowed: \(allowed)")
+    }
     let units = try UnitSystem(
       preset: query["units"], temperature: query["temperature_unit"],
-      windSpeed: query["wind_speed_unit"] ?? (query["units"] == nil ? WindSpeedUnit.kilometresPerHour.rawValue : nil),
+      windSpeed: query["wind_speed_unit"] ?? query["windspeed_unit"]
+        ?? (query["units"] == nil ? WindSpeedUnit.kilometresPerHour.rawValue : nil),
       precipitation: query["precipitation_unit"], pressure: query["pressure_unit"],
       visibility: query["visibility_unit"])
     let method = try Self.choice(query, "method", default: InterpolationMethod.nearest)
@@ -80,7 +100,7 @@ struct ForecastParameters {
     var queries: [OpenMeteoQuery] = []
     for ((point, zone), elevation) in zip(zip(points, zones), elevations) {
       let (start, days) = try Self.days(
-        query, today: zone.zone.date(containing: now), limit: limits.days, needed: needsDays)
+        query, today: zone.zone.date(containing: now), limit: limits.days)
       var plan = OpenMeteoQuery(
         request: ForecastRequest(
           latitude: point.latitude, longitude: point.longitude, method: method, domain: domain, timeZone: zone.zone,
@@ -106,6 +126,23 @@ struct ForecastParameters {
     }
     self.queries = queries
     timeZoneNames = zones.map(\.name)
+    locationIDs = try Self.locationIDs(query, count: points.count)
+  }
+
+  /// `location_id`: an integer per location that the answer carries back, Open-Meteo's way
+  /// of telling the answers apart; by default each location's index.
+  static func locationIDs(_ query: QueryParameters, count: Int) throws(APIError) -> [Int] {
+    guard let items = query.list("location_id") else { return Array(0..<count) }
+    guard items.count == count else {
+      throw APIError.parameter(
+        "location_id", "has \(items.count) values for \(count) locations; give one integer per location")
+    }
+    return try items.map { item throws(APIError) in
+      guard let id = Int(item) else {
+        throw APIError.parameter("location_id", "\(QueryParameters.quoted(String(item))) is not an integer")
+      }
+      return id
+    }
   }
   /// `latitude` and `longitude`: equally long comma-separated lists, at most `limit` long.
   static func points(
@@ -133,17 +170,24 @@ struct ForecastParameters {
     return Array(zip(latitudes, longitudes))
   }
 
-  /// The comma-separated items of a required parameter.
+  /// The items of a required list parameter, given as repeated keys, comma-separated or both.
   private static func list(_ query: QueryParameters, _ name: String, expected: String) throws(APIError) -> [Substring] {
-    try query.required(name, expected: expected).split(separator: ",", omittingEmptySubsequences: false)
+    guard let items = query.list(name) else { throw APIError.parameter(name, "missing; give \(expected)") }
+    guard items != [""] else { throw APIError.parameter(name, "empty; give \(expected)") }
+    return items
+  }
+
+  /// The items of an optional list of variables: none when absent or empty.
+  private static func variables(_ query: QueryParameters, _ name: String) -> [String] {
+    guard let items = query.list(name), items != [""] else { return [] }
+    return items.map(String.init)
   }
 
   /// A comma-separated list of hourly variables (Open-Meteo's names or nwpcube's metric
   /// names), each once, keyed as given; empty when the parameter is absent or empty.
   static func columns(_ query: QueryParameters, _ name: String) throws(APIError) -> [OpenMeteoQuery.Column] {
-    guard let text = query[name], !text.isEmpty else { return [] }
     var columns: [OpenMeteoQuery.Column] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+    for item in variables(query, name) {
       guard let quantity = OpenMeteoNames.hourly(item) else {
         throw APIError.parameter(
           name,
@@ -159,9 +203,8 @@ struct ForecastParameters {
 
   /// `daily`: Open-Meteo's daily names or nwpcube's, each column once.
   static func dailyColumns(_ query: QueryParameters) throws(APIError) -> [OpenMeteoQuery.DailyColumn] {
-    guard let text = query["daily"], !text.isEmpty else { return [] }
     var columns: [OpenMeteoQuery.DailyColumn] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+    for item in variables(query, "daily") {
       guard let found = OpenMeteoNames.daily(item) else {
         throw APIError.parameter(
           "daily",
@@ -176,15 +219,29 @@ struct ForecastParameters {
   }
 
   /// `timezone` for each point, with the name the answer echoes: an IANA name, `GMT` (UTC)
-  /// by default, or `auto`, the point's own zone from `finder`.
+  /// by default, or `auto`, the point's own zone from `finder`. One zone for every point, or
+  /// one per point (Open-Meteo's rule).
   static func timeZones(
     _ query: QueryParameters, points: [(latitude: Double, longitude: Double)], finder: ZoneFinder?
   ) throws(APIError) -> [(zone: LocalTimeZone, name: String)] {
-    guard let name = query["timezone"] else { return points.map { _ in (.utc, "GMT") } }
+    guard let names = query.list("timezone") else { return points.map { _ in (.utc, "GMT") } }
+    guard names.count == 1 || names.count == points.count else {
+      throw APIError.parameter(
+        "timezone", "has \(names.count) values for \(points.count) locations; give one zone, or one per location")
+    }
+    return try points.enumerated().map { index, point throws(APIError) in
+      try timeZone(String(names[names.count == 1 ? 0 : index]), point: point, finder: finder)
+    }
+  }
+
+  /// One point's `timezone`.
+  private static func timeZone(
+    _ name: String, point: (latitude: Double, longitude: Double), finder: ZoneFinder?
+  ) throws(APIError) -> (zone: LocalTimeZone, name: String) {
     guard name.lowercased() == "auto" else {
       do {
         let zone = try LocalTimeZone.named(name)
-        return points.map { _ in (zone, zone.identifier) }
+        return (zone, zone.identifier)
       } catch {
         throw APIError.parameter("timezone", error.description)
       }
@@ -194,19 +251,17 @@ struct ForecastParameters {
         "timezone",
         "'auto' needs a map of places (start the service with a gazetteer); give an IANA name such as Europe/Lisbon")
     }
-    return try points.map { point throws(APIError) in
-      guard let identifier = finder.zone(latitude: point.latitude, longitude: point.longitude) else {
-        throw APIError.parameter(
-          "timezone",
-          "'auto' found no zone for latitude \(point.latitude), longitude \(point.longitude) in \(finder.source); "
-            + "give an IANA name such as Europe/Lisbon")
-      }
-      do {
-        let zone = try LocalTimeZone.named(identifier)
-        return (zone, zone.identifier)
-      } catch {
-        throw APIError.parameter("timezone", "'auto' found \(error) in \(finder.source)")
-      }
+    guard let identifier = finder.zone(latitude: point.latitude, longitude: point.longitude) else {
+      throw APIError.parameter(
+        "timezone",
+        "'auto' found no zone for latitude \(point.latitude), longitude \(point.longitude) in \(finder.source); "
+          + "give an IANA name such as Europe/Lisbon")
+    }
+    do {
+      let zone = try LocalTimeZone.named(identifier)
+      return (zone, zone.identifier)
+    } catch {
+      throw APIError.parameter("timezone", "'auto' found \(error) in \(finder.source)")
     }
   }
 
@@ -215,12 +270,15 @@ struct ForecastParameters {
   static func domain(_ query: QueryParameters, models: [String]) throws(APIError) -> String? {
     let domain = query["domain"]
     if domain?.isEmpty == true { throw APIError.parameter("domain", "empty; give a domain name such as d01") }
-    guard let model = query["models"], model != bestMatch else { return domain }
+    guard let items = query.list("models") else { return domain }
     let known = [bestMatch] + models
     let list = known.joined(separator: ", ")
-    guard !model.contains(",") else {
-      throw APIError.parameter("models", "\(QueryParameters.quoted(model)) names several; give one of \(list)")
+    guard items.count == 1 else {
+      throw APIError.parameter(
+        "models", "\(QueryParameters.quoted(items.joined(separator: ","))) names several; give one of \(list)")
     }
+    let model = String(items[0])
+    guard model != bestMatch else { return domain }
     guard let found = models.first(where: { $0 == model || $0.split(separator: "/").last.map(String.init) == model })
     else {
       throw APIError.parameter("models", "unknown model \(QueryParameters.quoted(model)); this store has \(list)")
@@ -258,7 +316,8 @@ struct ForecastParameters {
         start == nil ? "start_hour" : "end_hour",
         "missing; start_hour and end_hour go together, each a local time written yyyy-MM-ddTHH:mm")
     }
-    if query["start_date"] != nil || query["forecast_hours"] != nil || query["past_hours"] != nil {
+    // A zero count asks for nothing, so it goes with a range, as Open-Meteo allows.
+    if query["start_date"] != nil || (query["forecast_hours"] ?? "0") != "0" || (query["past_hours"] ?? "0") != "0" {
       throw APIError(
         .badRequest, "start_hour and end_hour cannot be combined with start_date, forecast_hours or past_hours")
     }
@@ -272,14 +331,7 @@ struct ForecastParameters {
     range: (start: String, end: String)?, days: [LocalDay], limit: Int
   ) throws(APIError) -> [LocalHour] {
     var instants: [Int64]
-    if let window {
-      // The current step in local time, as Open-Meteo counts: the zone's whole hour (or
-      // quarter) now.
-      let offset = Int64(zone.utcOffset(at: now))
-      let local = now + offset
-      let current = local - ((local % step) + step) % step - offset
-      instants = (-window.past..<window.forecast).map { current + Int64($0) * step }
-    } else if let range {
+    if let range {
       let first = try localInstant(range.start, "start_hour", zone)
       let last = try localInstant(range.end, "end_hour", zone)
       guard last >= first else {
@@ -293,6 +345,13 @@ struct ForecastParameters {
         )
       }
       instants = (0..<Int(count)).map { first + Int64($0) * step }
+    } else if let window {
+      // The current step in local time, as Open-Meteo counts: the zone's whole hour (or
+      // quarter) now.
+      let offset = Int64(zone.utcOffset(at: now))
+      let local = now + offset
+      let current = local - ((local % step) + step) % step - offset
+      instants = (-window.past..<window.forecast).map { current + Int64($0) * step }
     } else if step == 3_600 {
       return days.flatMap(\.hours)
     } else {
@@ -338,10 +397,10 @@ struct ForecastParameters {
   }
 
   /// The first local day and the number of days: `start_date`…`end_date`, or `past_days`
-  /// before today to `forecast_days` after it. At most `limit` days; at least one when
-  /// hourly or daily values are `needed`.
+  /// before today to `forecast_days` after it. At most `limit` days; none with
+  /// `forecast_days=0`, which gives empty blocks.
   static func days(
-    _ query: QueryParameters, today: LocalDate, limit: Int, needed: Bool
+    _ query: QueryParameters, today: LocalDate, limit: Int
   ) throws(APIError) -> (start: LocalDate, days: Int) {
     let forecastDays = try query.integer("forecast_days", in: 0...limit)
     let pastDays = try query.integer("past_days", in: 0...limit)
@@ -353,13 +412,11 @@ struct ForecastParameters {
         throw APIError(
           .badRequest, "past_days + forecast_days is \(days); at most \(limit) days are allowed per request")
       }
-      guard days >= 1 || !needed else {
-        throw APIError(
-          .badRequest, "past_days + forecast_days is 0; hourly and daily values need at least one day")
-      }
+      // No day at all is empty blocks, as Open-Meteo answers `forecast_days=0`.
       return (today.adding(days: -(pastDays ?? 0)), days)
     }
-    guard forecastDays == nil, pastDays == nil else {
+    // Zeros ask for nothing and go with dates, as Open-Meteo allows.
+    guard (forecastDays ?? 0) == 0, (pastDays ?? 0) == 0 else {
       throw APIError(
         .badRequest, "start_date and end_date cannot be combined with forecast_days or past_days; give one or the other"
       )

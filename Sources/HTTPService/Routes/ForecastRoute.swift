@@ -6,7 +6,12 @@ import Store
 
 /// `GET /v1/forecast`: Open-Meteo's forecast API over the store: current conditions,
 /// 15-minute and hourly values and daily summaries for one or more points, as JSON in
-/// Open-Meteo's layout (an array for several points) or as CSV.
+/// Open-Meteo's layout (an array for several points), as CSV, or as the FlatBuffers
+/// messages Open-Meteo's SDKs read.
+///
+/// `POST /v1/forecast` takes the same parameters as a form body
+/// (`application/x-www-form-urlencoded`), as Open-Meteo does: its SDKs post long requests.
+/// A POST reads its body only, not the query string, as Open-Meteo's does.
 struct ForecastRoute: Sendable {
   static let path = "/v1/forecast"
 
@@ -17,13 +22,25 @@ struct ForecastRoute: Sendable {
   /// The zones of points, for `timezone=auto`.
   var zoneFinder: ZoneFinder?
 
+  /// The longest form body read, bytes: Open-Meteo's limit, room for the 100 locations and
+  /// every variable that a URL has no room for.
+  static let maximumFormBytes = 131_072
+
   func register(on router: Router<some RequestContext>) {
-    router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
+    router.get(RouterPath(Self.path)) { request, _ in
+      try respond(
+        to: QueryParameters(request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats))
+    }
+    router.post(RouterPath(Self.path)) { request, _ in
+      var request = request
+      let form = try await FormBody.read(&request, maximumBytes: Self.maximumFormBytes)
+      return try respond(
+        to: QueryParameters(form, maximumBytes: Self.maximumFormBytes, repeats: ForecastParameters.repeats))
+    }
   }
 
-  func respond(to request: Request) throws -> Response {
+  func respond(to query: QueryParameters) throws -> Response {
     let started = ContinuousClock.now
-    let query = try QueryParameters(request.uri.query, maximumBytes: limits.queryBytes)
     let now = clock()
     // One catalog for the whole answer, every location of it included: a run published
     // meanwhile waits for the next request.
@@ -32,8 +49,8 @@ struct ForecastRoute: Sendable {
       query, limits: limits, now: now, models: query["models"] == nil ? [] : Self.modelNames(forecaster.catalog),
       zoneFinder: zoneFinder)
     let several = parameters.queries.count > 1
-    let answers = try parameters.queries.enumerated().map { index, query in
-      try Self.answer(query, forecaster, index: index, several: several)
+    let answers = try zip(parameters.queries, parameters.locationIDs).map { query, id in
+      try Self.answer(query, forecaster, index: id, several: several)
     }
     let elapsed = ContinuousClock.now - started
     let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15
@@ -51,9 +68,15 @@ struct ForecastRoute: Sendable {
     case .csv:
       let body =
         several
-        ? documents.enumerated().map { $1.csv(locationID: $0) }.joined(separator: "\n\n")
+        ? zip(documents, parameters.locationIDs).map { $0.csv(locationID: $1) }.joined(separator: "\n\n")
         : documents.map { $0.csv() }.joined()
       return Responses.text(body + "\n", contentType: Responses.csv)
+    case .flatbuffers:
+      return Response(
+        status: .ok, headers: [.contentType: Responses.octetStream],
+        body: ResponseBody(
+          byteBuffer: ByteBuffer(
+            bytes: OpenMeteoDocument.flatBuffers(documents, locationIDs: parameters.locationIDs))))
     }
   }
 

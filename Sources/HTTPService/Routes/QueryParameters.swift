@@ -1,17 +1,38 @@
-/// A request's query string, decoded strictly: names and values percent-decoded as UTF-8,
-/// each parameter given at most once.
+/// A request's query string (or form body), decoded strictly: names and values
+/// percent-decoded as UTF-8, and each parameter given at most once unless the caller says
+/// otherwise.
 ///
-/// Strict, because a lenient reading answers a different question than the one asked:
-/// `lat=38&lat=-9` or `lat=38%ZZ` has no single meaning, and a guess would come back as
-/// a forecast for the wrong place. Every refusal names the parameter. `+` is not read as
+/// Strict by default, because a lenient reading answers a different question than the one
+/// asked: `lat=38&lat=-9` or `lat=38%ZZ` has no single meaning, and a guess would come back
+/// as a forecast for the wrong place. Every refusal names the parameter. `+` is not read as
 /// a space: no parameter here has spaces, and `Etc/GMT+1` keeps its sign.
+///
+/// An API whose original reads repeated keys says how (`Repeats`): Open-Meteo's lists
+/// gather every value given (`hourly=a&hourly=b,c` is `a`, `b`, `c`), and its single values
+/// take the last one given, as its query decoder (Vapor's) does.
 struct QueryParameters: Sendable {
+  /// What a parameter given more than once means.
+  enum Repeats: Sendable {
+    /// Refused, naming the parameter, except for the list parameters `lists`.
+    case refused(except: Set<String> = [])
+    /// List parameters in `lists` gather every value; any other takes the last value.
+    case lastWins(lists: Set<String> = [])
+
+    var lists: Set<String> {
+      switch self {
+      case .refused(let lists), .lastWins(let lists): lists
+      }
+    }
+  }
+
   private let pairs: [(name: String, value: String)]
 
-  /// Decodes `query` (the text after `?`, nil when there is none).
+  /// Decodes `query` (the text after `?`, or a form body; nil when there is none).
+  /// - Parameter repeats: what a parameter given more than once means.
   /// - Throws: `APIError` 414 when the query is longer than `maximumBytes`, 400 for
-  ///   malformed percent-encoding, a parameter without a name, or one given twice.
-  init(_ query: String?, maximumBytes: Int) throws(APIError) {
+  ///   malformed percent-encoding, a parameter without a name, or one given twice where
+  ///   `repeats` refuses it.
+  init(_ query: String?, maximumBytes: Int, repeats: Repeats = .refused()) throws(APIError) {
     guard let query, !query.isEmpty else {
       pairs = []
       return
@@ -21,13 +42,14 @@ struct QueryParameters: Sendable {
         .uriTooLong, "the query string is \(query.utf8.count) bytes long; at most \(maximumBytes) are accepted")
     }
     var pairs: [(name: String, value: String)] = []
+    let lists = repeats.lists
     // Split on bytes: `&` and `=` are ASCII, and walking UTF-8 is much cheaper than walking
     // characters (this runs on every request).
     for part in query.utf8.split(separator: UInt8(ascii: "&")) {
       let equals = part.firstIndex(of: UInt8(ascii: "="))
       let rawName = equals.map { part[..<$0] } ?? part
       let rawValue = equals.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
-      guard let name = Self.percentDecoded(rawName), let value = Self.percentDecoded(rawValue) else {
+      guard var name = Self.percentDecoded(rawName), let value = Self.percentDecoded(rawValue) else {
         // Quoted as the log writes it: a key's value is a secret even when malformed.
         let quoted = KeyLocation.query(String(decoding: part, as: UTF8.self), redacting: APIFamily.keyParameters)
         throw APIError(
@@ -41,7 +63,9 @@ struct QueryParameters: Sendable {
           "the query string has a value without a parameter name: \(Self.quoted(String(decoding: part, as: UTF8.self)))"
         )
       }
-      guard !pairs.contains(where: { $0.name == name }) else {
+      // `hourly[]=…`, as form encoders of some languages write a list, is `hourly`.
+      if name.hasSuffix("[]"), lists.contains(String(name.dropLast(2))) { name = String(name.dropLast(2)) }
+      if case .refused = repeats, !lists.contains(name), pairs.contains(where: { $0.name == name }) {
         throw APIError.parameter(Self.shortened(name), "given more than once; give each parameter once")
       }
       pairs.append((name, value))
@@ -52,15 +76,33 @@ struct QueryParameters: Sendable {
   /// The names given, in order.
   var names: [String] { pairs.map(\.name) }
 
-  /// The value of `name`, or nil when it is not given.
+  /// The value of `name` (the last, where a repeat is allowed), or nil when it is not given.
   subscript(_ name: String) -> String? {
-    pairs.first { $0.name == name }?.value
+    pairs.last { $0.name == name }?.value
+  }
+
+  /// The items of the list parameter `name`: every value given for it, in order, each split
+  /// at commas (and at `|`, which Open-Meteo's decoder also splits at); nil when it is not
+  /// given. An empty value is one empty item.
+  func list(_ name: String) -> [Substring]? {
+    var items: [Substring]?
+    for pair in pairs where pair.name == name {
+      let split = pair.value.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "|" }
+      items = (items ?? []) + split
+    }
+    return items
   }
 
   /// The value of the key parameter `name` (lower case), whatever the ASCII case it was
   /// sent in (`KeyLocation.query`).
-  func key(_ name: String) -> String? {
-    pairs.first { KeyLocation.isKeyName($0.name, name) }?.value
+  /// - Throws: `APIError` 400 when it is given more than once, whatever `Repeats` says of
+  ///   other parameters: a key decides who is answered, and two keys have no single meaning.
+  func key(_ name: String) throws(APIError) -> String? {
+    let values = pairs.filter { KeyLocation.isKeyName($0.name, name) }
+    guard values.count <= 1 else {
+      throw APIError.parameter(name, "given more than once; give each parameter once")
+    }
+    return values.first?.value
   }
 
   /// Refuses parameters outside `allowed`, which are most often misspellings

@@ -7,6 +7,8 @@ enum Responses {
   static let json = "application/json; charset=utf-8"
   static let csv = "text/csv; charset=utf-8"
   static let yaml = "application/yaml; charset=utf-8"
+  /// Binary messages: Open-Meteo's FlatBuffers answers, as it labels them.
+  static let octetStream = "application/octet-stream"
   /// Prometheus's text exposition format, version 0.0.4.
   static let prometheus = "text/plain; version=0.0.4; charset=utf-8"
 

@@ -15,6 +15,25 @@ struct HTTPTestClient: Sendable {
     try await send(Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
   }
 
+  /// `POST target` with `body` of `contentType` and any extra header lines, with
+  /// `Connection: close`.
+  func post(
+    _ target: String, body: String, contentType: String = "application/x-www-form-urlencoded",
+    headers: [String] = []
+  ) async throws -> HTTPTestResponse {
+    let head =
+      "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: \(contentType)\r\n"
+      + "Content-Length: \(body.utf8.count)\r\n" + headers.map { "\($0)\r\n" }.joined() + "\r\n"
+    return try await send(Array((head + body).utf8))
+  }
+
+  /// `GET target` with extra header lines.
+  func get(_ target: String, headers: [String]) async throws -> HTTPTestResponse {
+    let head =
+      "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + headers.map { "\($0)\r\n" }.joined()
+    return try await send(Array((head + "\r\n").utf8))
+  }
+
   /// `method target` with `Connection: close`: every byte the server sends until it closes
   /// the connection, so that a test sees exactly what came, a body where none belongs too.
   func raw(_ method: String, _ target: String) async throws -> [UInt8] {
@@ -79,6 +98,8 @@ struct HTTPTestResponse: Sendable {
   /// Header names lower-cased.
   let headers: [String: String]
   let body: String
+  /// The body as received, for binary answers.
+  let bodyBytes: [UInt8]
 
   /// The body parsed as JSON, nil when it is not JSON.
   var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8), options: [.fragmentsAllowed]) }
@@ -143,6 +164,7 @@ struct HTTPTestResponse: Sendable {
     self.status = status
     self.headers = headers
     self.body = String(decoding: body, as: UTF8.self)
+    self.bodyBytes = body
   }
 
   /// A chunked body decoded; nil until its last chunk has arrived.
