@@ -64,7 +64,10 @@ let package = Package(
     // Read leases on served cubes and the signal that reports their breaking: a signal
     // handler must be C.
     .target(name: "CCubeLease"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease"]),
+    // Writeback started as a cube is written (`sync_file_range`, which Swift's Glibc
+    // module does not declare).
+    .target(name: "CWriteback"),
+    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "CWriteback"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     // Store management (scanning, watching, pruning, the live catalog), apart from reading a
     // cube, which is PointQuery's. No package dependency, so that the fuzz build keeps it.

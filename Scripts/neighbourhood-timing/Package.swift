@@ -10,7 +10,9 @@ let package = Package(
   targets: [
     .target(name: "CPrefetch", path: "Linked/CPrefetch"),
     .target(name: "CCubeLease", path: "Linked/CCubeLease"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease"], path: "Linked/CubeFormat"),
+    .target(name: "CWriteback", path: "Linked/CWriteback"),
+    .target(
+      name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "CWriteback"], path: "Linked/CubeFormat"),
     .target(name: "GridGeometry", path: "Linked/GridGeometry"),
     .target(name: "Meteorology", path: "Linked/Meteorology"),
     .target(
