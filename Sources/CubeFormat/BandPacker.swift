@@ -35,6 +35,7 @@ final class BandPacker: Sendable {
     let cells = words.cells
     let steps = self.steps
     let tileCells = BandWriter.tileCells(steps: steps)
+    var tile = [UInt16](repeating: 0, count: tileCells * steps)
     var table = [UInt64](repeating: 0, count: cells)
     let packed: Void? = words.withSealedWords { words in
       state.withLock { packed in
@@ -56,8 +57,10 @@ final class BandPacker: Sendable {
           packed.output.append(littleEndian: table)
           for first in stride(from: 0, to: cells, by: tileCells) {
             let count = min(tileCells, cells - first)
-            Self.append(
-              rows, cells: cells, first: first, table[first..<first + count], steps: steps, to: &packed.output)
+            tile.withUnsafeMutableBufferPointer { tile in
+              Self.gather(rows, cells: cells, steps: steps, first: first, count: count, into: tile)
+              Self.append(tile, table[first..<first + count], steps: steps, to: &packed.output)
+            }
           }
           packed.output.withSpace(CubeLayout.sectionPadding) { _ in }
           packed.subsectionOffsets.append(start)
@@ -71,11 +74,11 @@ final class BandPacker: Sendable {
   /// Hands `body` the frame of each of cells `first ..< first + count` of a metric's `rows`
   /// (`[step][cell]`), in cell order. The bounds are taken a row at a time across the
   /// cells, eight words to a vector: contiguous reads and unsigned 16-bit minimums and
-  /// maximums, where a scalar loop (which the compiler left scalar) took a fifth of the
-  /// writer's time. Per cell: the smallest word (the missing word, the largest, lowers
-  /// none), the largest of word + 1 wrapping (missing wraps to 0 and raises none, so it is
-  /// the largest known word + 1, or 0 when every word is missing), and the largest word
-  /// (the missing word exactly when one is missing).
+  /// maximums (the compiler had left the scalar form of this loop scalar, a select per
+  /// word). Per cell: the smallest word (the missing word, the largest, lowers none), the
+  /// largest of word + 1 wrapping (missing wraps to 0 and raises none, so it is the largest
+  /// known word + 1, or 0 when every word is missing), and the largest word (the missing
+  /// word exactly when one is missing).
   private static func frame(
     _ rows: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, first: Int, count: Int,
     _ body: (Int, SeriesFrame) -> Void
@@ -121,17 +124,25 @@ final class BandPacker: Sendable {
     }
   }
 
-  /// Packs the series of cells `first ..< first + count` of a metric's `rows`
-  /// (`[step][cell]`), whose table entries are `entries`, straight from the rows (a tile's
-  /// rows stay in the first-level cache while its cells are packed, so nothing is gathered
-  /// first), and appends their payloads: as many cells at once as fit an item of the
-  /// output (`largestItem`), so that it is asked for space once for several cells rather
-  /// than once a cell.
+  /// The series of cells `first ..< first + count` of a metric's `rows` (`[step][cell]`),
+  /// gathered one step's row at a time into `tile` (`[cell][step]`).
+  private static func gather(
+    _ rows: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, first: Int, count: Int,
+    into tile: UnsafeMutableBufferPointer<UInt16>
+  ) {
+    for step in 0..<steps {
+      let row = step * cells + first
+      for cell in 0..<count { tile[cell &* steps &+ step] = rows[row + cell] }
+    }
+  }
+
+  /// Packs the gathered series of `tile`, whose table entries are `entries`, and appends
+  /// their payloads: as many cells at once as fit an item of the output (`largestItem`),
+  /// so that it is asked for space once for several cells rather than once a cell.
   private static func append(
-    _ rows: UnsafeBufferPointer<UInt16>, cells: Int, first: Int, _ entries: ArraySlice<UInt64>, steps: Int,
+    _ tile: UnsafeMutableBufferPointer<UInt16>, _ entries: ArraySlice<UInt64>, steps: Int,
     to output: inout CubeOutput
   ) {
-    guard let words = rows.baseAddress else { return }
     let largest = BandWriter.largestItem(steps: steps)
     var cell = 0
     while cell < entries.count {
@@ -149,9 +160,8 @@ final class BandPacker: Sendable {
         for index in cell..<end {
           let entry = entries[entries.startIndex + index]
           let frame = SeriesFrame(reference: UInt16(truncatingIfNeeded: entry >> 32), width: Int(entry >> 48))
-          if let base = payloads.baseAddress {
-            frame.pack(words + first + index, count: steps, stride: cells, into: base + offset)
-          }
+          let series = UnsafeBufferPointer(rebasing: tile[index * steps..<(index + 1) * steps])
+          if let base = payloads.baseAddress { frame.pack(series, into: base + offset) }
           offset += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
         }
       }

@@ -46,9 +46,8 @@ final class BandWriter {
   /// The first call that was refused, which `publish()` reports.
   private(set) var refusedWrite: String?
 
-  /// Cells whose frames are found and series packed together when a band is packed:
-  /// enough that each step's read of a row spans whole cache lines, few enough that the
-  /// tile's rows stay in the first-level cache for a long run's steps.
+  /// Cells whose series are gathered together when a band is packed: enough that each
+  /// step's read of a row spans whole cache lines, few enough for a long run's steps.
   static func tileCells(steps: Int) -> Int { max(1, min(64, 65_536 / max(steps, 1))) }
 
   /// The largest single item the output stages: one cell's payload at 16 bits, or a chunk
@@ -58,11 +57,12 @@ final class BandWriter {
   }
 
   /// The memory a band of `bandCells` cells takes: its words (twice when a band is packed
-  /// in the background while the next is filled), one sub-section's table of entries, and
-  /// the output's staging.
+  /// in the background while the next is filled), one sub-section's table of entries, the
+  /// tile of series being packed, and the output's staging.
   static func bandBytes(bandCells: Int, steps: Int, metrics: Int, packsInBackground: Bool = false) -> Int {
     (packsInBackground ? 2 : 1) * bandCells * steps * metrics * MemoryLayout<UInt16>.size
       + bandCells * CubeLayout.cellEntryBytes
+      + tileCells(steps: steps) * steps * MemoryLayout<UInt16>.size
       + CubeOutput.stagingBytes(largestItem: largestItem(steps: steps))
   }
 

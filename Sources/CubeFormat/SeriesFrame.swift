@@ -78,30 +78,18 @@ public struct SeriesFrame: Sendable, Equatable {
 
   /// Packs `words` into `payload` (`payloadBytes(steps: words.count, width: width)` bytes,
   /// zeroed by the caller). Every word must be missing or within the frame.
-  public func pack(_ words: UnsafeBufferPointer<UInt16>, into payload: UnsafeMutableRawPointer) {
-    guard let first = words.baseAddress else { return }
-    pack(first, count: words.count, stride: 1, into: payload)
-  }
-
-  /// Packs the `count` words at `first`, `first + stride`, … (one cell's series in rows of
-  /// `stride` cells, read where they lie rather than gathered first) into `payload`, as
-  /// `pack(_:into:)` does.
   ///
   /// Codes gather in a 64-bit accumulator that goes out 32 bits at a time: every byte
   /// stored holds codes alone, so the payload's last bytes are the only partial ones, and
   /// nothing past the payload is written.
-  @inlinable
-  public func pack(
-    _ first: UnsafePointer<UInt16>, count: Int, stride: Int, into payload: UnsafeMutableRawPointer
-  ) {
+  public func pack(_ words: UnsafeBufferPointer<UInt16>, into payload: UnsafeMutableRawPointer) {
     guard width > 0 else { return }
     let all: UInt64 = (1 << UInt64(width)) - 1
     let shift = UInt64(width)
     var buffer: UInt64 = 0
     var filled: UInt64 = 0
     var byte = 0
-    for step in 0..<count {
-      let word = first[step &* stride]
+    for word in words {
       let code = word == CubeMetric.missing ? all : UInt64(word &- reference)
       buffer |= code << filled
       filled += shift
