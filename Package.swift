@@ -58,7 +58,10 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     // Every system call the product makes, with a typed errno (docs/how-it-works.md). No
     // package dependency, so that the fuzz build keeps it and everything above it.
-    .target(name: "Platform"),
+    // Writeback started as a cube is written (`sync_file_range`, which Swift's Glibc module
+    // does not declare), for Platform.
+    .target(name: "CWriteback"),
+    .target(name: "Platform", dependencies: ["CWriteback"]),
     .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "CPrefetch"),

@@ -10,7 +10,10 @@ let package = Package(
   targets: [
     .target(name: "CPrefetch", path: "Linked/CPrefetch"),
     .target(name: "CCubeLease", path: "Linked/CCubeLease"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease"], path: "Linked/CubeFormat"),
+    .target(name: "CWriteback", path: "Linked/CWriteback"),
+    .target(name: "Platform", dependencies: ["CWriteback"], path: "Linked/Platform"),
+    .target(
+      name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "Platform"], path: "Linked/CubeFormat"),
     .target(name: "GridGeometry", path: "Linked/GridGeometry"),
     .target(name: "Meteorology", path: "Linked/Meteorology"),
     .target(

@@ -72,34 +72,54 @@ final class BandPacker: Sendable {
   }
 
   /// Hands `body` the frame of each of cells `first ..< first + count` of a metric's `rows`
-  /// (`[step][cell]`), in cell order. The smallest and largest words are taken a row at a
-  /// time, across the cells: contiguous reads the compiler vectorises, and no series needs
-  /// gathering for its frame alone.
+  /// (`[step][cell]`), in cell order. The bounds are taken a row at a time across the
+  /// cells, eight words to a vector: contiguous reads and unsigned 16-bit minimums and
+  /// maximums (the compiler had left the scalar form of this loop scalar, a select per
+  /// word). Per cell: the smallest word (the missing word, the largest, lowers none), the
+  /// largest of word + 1 wrapping (missing wraps to 0 and raises none, so it is the largest
+  /// known word + 1, or 0 when every word is missing), and the largest word (the missing
+  /// word exactly when one is missing).
   private static func frame(
     _ rows: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, first: Int, count: Int,
     _ body: (Int, SeriesFrame) -> Void
   ) {
-    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 3 * count) { bounds in
-      let smallest = UnsafeMutableBufferPointer(rebasing: bounds[0..<count])
-      let largest = UnsafeMutableBufferPointer(rebasing: bounds[count..<2 * count])
-      let missing = UnsafeMutableBufferPointer(rebasing: bounds[2 * count..<3 * count])
-      smallest.initialize(repeating: .max)
-      largest.initialize(repeating: 0)
-      missing.initialize(repeating: 0)
+    typealias Words = SIMD8<UInt16>
+    let lanes = Words.scalarCount
+    // The last vector may be short (a band's last tile): its lanes past `count` are read as
+    // missing, and their frames are not handed on.
+    let whole = count / lanes
+    let groups = (count + lanes - 1) / lanes
+    guard let words = rows.baseAddress, groups > 0 else { return }
+    withUnsafeTemporaryAllocation(of: Words.self, capacity: 3 * groups) { bounds in
+      guard let smallest = bounds.baseAddress else { return }
+      let largestPlusOne = smallest + groups
+      let largest = largestPlusOne + groups
+      smallest.initialize(repeating: Words(repeating: .max), count: groups)
+      largestPlusOne.initialize(repeating: .zero, count: groups)
+      largest.initialize(repeating: .zero, count: groups)
+      let raw = UnsafeRawPointer(words)
       for step in 0..<steps {
-        let row = step * cells + first
-        for cell in 0..<count {
-          let word = rows[row + cell]
-          // The missing word is the largest: it lowers no smallest, and raises no largest
-          // once it is counted as 0.
-          let known = word == CubeMetric.missing ? 0 : word
-          smallest[cell] = Swift.min(smallest[cell], word)
-          largest[cell] = Swift.max(largest[cell], known)
-          missing[cell] |= word == CubeMetric.missing ? 1 : 0
+        let row = step &* cells &+ first
+        for group in 0..<groups {
+          var word = Words(repeating: CubeMetric.missing)
+          if group < whole {
+            word = raw.loadUnaligned(fromByteOffset: (row &+ group &* lanes) &* 2, as: Words.self)
+          } else {
+            for lane in 0..<count - group * lanes { word[lane] = words[row &+ group &* lanes &+ lane] }
+          }
+          smallest[group] = pointwiseMin(smallest[group], word)
+          largestPlusOne[group] = pointwiseMax(largestPlusOne[group], word &+ 1)
+          largest[group] = pointwiseMax(largest[group], word)
         }
       }
       for cell in 0..<count {
-        body(cell, SeriesFrame.fitting(smallest: smallest[cell], largest: largest[cell], missing: missing[cell] != 0))
+        let (group, lane) = cell.quotientAndRemainder(dividingBy: lanes)
+        let top = largestPlusOne[group][lane]
+        body(
+          cell,
+          SeriesFrame.fitting(
+            smallest: smallest[group][lane], largest: top == 0 ? 0 : top - 1,
+            missing: largest[group][lane] == CubeMetric.missing))
       }
     }
   }

@@ -119,15 +119,29 @@ final class InputScreen: Sendable {
   }
 
   /// Whether every value is unknown (NaN) or within `range`: nearly every derived value is,
-  /// so one pass without a branch per value finds it, and only a field with a bad value
-  /// pays for the loop that marks them.
+  /// so one pass without a branch per value finds it, eight values to a vector (the scalar
+  /// loop was left scalar by the compiler), and only a field with a bad value pays for the
+  /// loop that marks them.
   private static func allPlausible(_ values: UnsafeBufferPointer<Double>, _ range: InputRange) -> Bool {
-    var outside = false
-    for value in values {
-      // NaN fails every comparison; ±∞ is outside even an unbounded range.
-      outside = outside || value < range.lower || value > range.upper || value.magnitude == .infinity
+    typealias Values = SIMD8<Double>
+    let lower = Values(repeating: range.lower)
+    let upper = Values(repeating: range.upper)
+    let infinity = Values(repeating: .infinity)
+    var outside = SIMDMask<SIMD8<Int64>>(repeating: false)
+    let whole = values.count / Values.scalarCount * Values.scalarCount
+    if let base = values.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      for index in stride(from: 0, to: whole, by: Values.scalarCount) {
+        let value = raw.loadUnaligned(fromByteOffset: index &* 8, as: Values.self)
+        // NaN fails every comparison; ±∞ is outside even an unbounded range.
+        outside .|= (value .< lower) .| (value .> upper) .| (value .== infinity) .| (value .== -infinity)
+      }
     }
-    return !outside
+    var tail = false
+    for value in values[whole...] {
+      tail = tail || value < range.lower || value > range.upper || value.magnitude == .infinity
+    }
+    return !any(outside) && !tail
   }
 
   /// Records a check made elsewhere (a falling accumulation, a derived metric out of its

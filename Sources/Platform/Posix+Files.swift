@@ -56,6 +56,15 @@ extension Posix {
     guard system_fsync(descriptor) == 0 else { throw .current("fsync") }
   }
 
+  /// Has the device start writing `count` bytes from `offset` of `descriptor` without
+  /// waiting (Linux `sync_file_range` with `SYNC_FILE_RANGE_WRITE`; nothing elsewhere), so
+  /// that a later `fsync` finds little left to write. It promises nothing about durability,
+  /// which stays the `fsync`'s, and a refusal costs only the overlap: the `fsync` writes what
+  /// is left and reports any error of the device. So it does not throw.
+  public static func startWriteback(_ descriptor: Int32, from offset: Int, count: Int) {
+    _ = system_startWriteback(descriptor, offset, count)
+  }
+
   /// `unlink(2)`.
   public static func unlink(_ path: String) throws(Errno) {
     guard system_unlink(path) == 0 else { throw .current("unlink") }

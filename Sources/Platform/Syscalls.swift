@@ -1,3 +1,5 @@
+import CWriteback
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +32,10 @@ func system_pwrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offse
 func system_ftruncate(_ descriptor: Int32, _ size: Int) -> Int32 { ftruncate(descriptor, off_t(size)) }
 
 func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
+
+func system_startWriteback(_ descriptor: Int32, _ offset: Int, _ count: Int) -> Int32 {
+  nwp_start_writeback(descriptor, Int64(offset), Int64(count))
+}
 
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 

@@ -74,6 +74,9 @@ public struct Version3Cube {
   public let locatorIndex: [UInt8]?
   /// Every word, `words[metric][cell × steps + step]`.
   public let words: [[UInt16]]
+  /// `frames[metric][cell]`: the reference word and bit width of each cell's series, as its
+  /// table entry stores them.
+  public let frames: [[(reference: UInt16, width: Int)]]
   /// The band index: each sub-section's offset and bytes, band-major.
   public let bandIndex: [(offset: Int, bytes: Int)]
   /// The number of checksum blocks verified.
@@ -234,6 +237,8 @@ public struct Version3Cube {
     }
     bandIndex = index
     var words = [[UInt16]](repeating: [UInt16](repeating: 0, count: cells * steps), count: metricCount)
+    var frames = [[(reference: UInt16, width: Int)]](
+      repeating: [(reference: UInt16, width: Int)](repeating: (0, 0), count: cells), count: metricCount)
     var sums = [Int](repeating: 0, count: metricCount)
     for band in 0..<bandCount {
       let first = band * bandCells
@@ -257,6 +262,7 @@ public struct Version3Cube {
               "cell \(first + c) of sub-section (\(band), \(m)): offset \(offset) (expected \(payload)), width \(width)"
             )
           }
+          frames[m][first + c] = (UInt16(reference), width)
           let length = (steps * width + 7) / 8
           guard start + payload + length <= start + size else {
             throw fail("payload of cell \(first + c) past its sub-section")
@@ -295,6 +301,7 @@ public struct Version3Cube {
       }
     }
     self.words = words
+    self.frames = frames
     for m in 0..<metricCount where UInt64(sums[m]) != metrics[m].dataBytes {
       throw fail("metric \(m) data bytes \(metrics[m].dataBytes), sub-sections \(sums[m])")
     }

@@ -38,7 +38,12 @@ import _TestSupport
       // The edges as ratios of this metric, and random values over and beyond its range.
       var values = Self.edges.map { metric.offset + metric.scale * $0 }
       values += (0..<2_000).map { _ in metric.offset + metric.scale * random.uniform(-10...65_600) }
-      for count in [1, 3, 7, values.count] {
+      // Ties of every word, at every position of a vector of eight values: each rounds away
+      // from zero, whether the nearest even word is below or above it.
+      values += (0..<2_000).map { _ in
+        metric.offset + metric.scale * (random.uniform(-3...65_537).rounded(.down) + 0.5)
+      }
+      for count in [1, 3, 7, 8, 9, 17, values.count] {
         let row = Array(values.prefix(count))
         var words = [UInt16](repeating: 1, count: count)
         let first = row.withUnsafeBufferPointer { values in
