@@ -80,7 +80,8 @@ let package = Package(
         "CFileSystemType", "CubeFormat", "Meteorology", "Platform", "PointQuery", "UTCTime",
       ]),
     .target(
-      name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "Platform", "UTCTime"]),
+      name: "Ingest",
+      dependencies: ["NetCDF", "GRIB", "CubeFormat", "GridGeometry", "Meteorology", "Platform", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",

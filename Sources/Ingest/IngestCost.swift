@@ -51,6 +51,9 @@ public struct IngestCost: Sendable, Equatable {
   /// Variables a step reads at most (surface fields, 3-D fields, the earlier step's
   /// accumulations).
   static let variablesRead = 40.0
+  /// Whole grids of doubles a GRIB step holds at once: the decoded field, and ecCodes' own
+  /// decoding buffers (its unpacked values and the packed data), one message at a time.
+  public static let gribFieldsDecoded = 3
   /// A cube has at most this many bands (`CubeLayout`'s band count).
   static let maximumBands = 65_536
   /// The default budget, `--max-memory`: 512 MiB.
@@ -60,11 +63,13 @@ public struct IngestCost: Sendable, Equatable {
   /// `levels` levels and `metrics` stored metrics, on `positions` grid positions (with
   /// `terrain` at each, when the cube has a terrain section), whose neighbourhood reaches
   /// `haloRows` rows, within `budget` bytes; `chunked` when the inputs are NetCDF-4 (HDF5
-  /// keeps a chunk cache per variable read; classic files have none). Computed in floating
-  /// point so that no declared dimension, however large, can overflow it.
+  /// keeps a chunk cache per variable read; classic files have none). `wholeFieldReads`
+  /// whole-grid fields of doubles a step holds at once however small its band, for inputs
+  /// that cannot be read by rows (a GRIB message is decoded whole: `gribFieldsDecoded`).
+  /// Computed in floating point so that no declared dimension, however large, can overflow it.
   public init(
     width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false,
-    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true
+    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true, wholeFieldReads: Int = 0
   ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
     (self.positions, self.haloRows, self.budget) = (positions, haloRows, budget)
@@ -78,7 +83,8 @@ public struct IngestCost: Sendable, Equatable {
     func band(_ bandCells: Double, _ batch: Double, _ background: Bool) -> Double {
       Self.band(
         cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
-        levels: Double(levels), metrics: m, batch: batch, packsInBackground: background)
+        levels: Double(levels), metrics: m, batch: batch, packsInBackground: background,
+        wholeFields: Double(wholeFieldReads))
     }
     // As large a band as fits with a step per core, packed in the background when that
     // fits too; failing that, one step at a time; and failing that, the smallest band
@@ -127,7 +133,7 @@ public struct IngestCost: Sendable, Equatable {
   /// in the background) and packing, and `batch` steps derived at once over the band's rows.
   private static func band(
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
-    batch: Double, packsInBackground: Bool
+    batch: Double, packsInBackground: Bool, wholeFields: Double
   ) -> Double {
     // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
     // and metric, found from one cell so that no band, however large, overflows it.
@@ -145,7 +151,8 @@ public struct IngestCost: Sendable, Equatable {
     // worth), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
     // and cloud per level), its derived values twice over (the values, and the
     // derivation's intermediate arrays) and the neighbourhood's percentages.
-    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1)
+    // Inputs decoded whole (GRIB) hold whole grids, whatever the band.
+    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1) + wholeFields * width * height * 8
     return writer + batch * perStep
   }
 
@@ -169,14 +176,15 @@ public struct IngestCost: Sendable, Equatable {
     return sections + (sections / 65_536).rounded(.up) * 8
   }
 
-  /// Whether the file at `path` is NetCDF-4 (HDF5, chunked), by its signature; true when
-  /// it cannot be read, which costs the most.
+  /// Whether the file at `path` is NetCDF-4 (HDF5, chunked), by its signature; false for
+  /// classic NetCDF and GRIB; true when it cannot be read, which costs the most.
   public static func isChunked(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return true }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     // Classic and 64-bit-offset files begin "CDF" and a version byte; HDF5 "\u{89}HDF".
-    return !(head.count == 4 && head.prefix(3) == Data("CDF".utf8))
+    // GRIB files ("GRIB") are read through ecCodes, which keeps no chunk cache.
+    return !(head.count == 4 && (head.prefix(3) == Data("CDF".utf8) || head == Data("GRIB".utf8)))
   }
 
   /// The smallest power of two at or above `value` (at least 1).
@@ -230,11 +238,11 @@ extension IngestCost {
   /// run so far (`steps` steps, `levels` levels, every storable metric) exceeds
   /// `maxMemory`: a tiny file may declare a grid no machine can hold.
   static func requireGrid(
-    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String
+    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String, wholeFieldReads: Int = 0
   ) throws(IngestError) {
     try IngestCost(
       width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory,
-      chunked: isChunked(path)
+      chunked: isChunked(path), wholeFieldReads: wholeFieldReads
     ).require(store: nil, path: path)
   }
 
