@@ -124,7 +124,7 @@ let package = Package(
       ]
     ),
     .target(
-      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
+      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
     .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),

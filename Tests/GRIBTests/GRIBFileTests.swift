@@ -2,6 +2,7 @@ import Foundation
 import GRIB
 import Testing
 import UTCTime
+import _TestSupport
 
 @Suite struct GRIBFileTests {
   static let keyFiles = [

@@ -2,6 +2,7 @@ import Foundation
 import GRIB
 import Synchronization
 import Testing
+import _TestSupport
 
 @Suite struct GRIBValuesTests {
   /// Decoded values equal `grib_get_data`'s, point for point in the message's order:

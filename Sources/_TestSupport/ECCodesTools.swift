@@ -1,16 +1,15 @@
 import Foundation
-import _TestSupport
 
 /// ecCodes' command-line tools (`grib_ls`, `grib_get_data`, from libeccodes-tools), run
 /// as a child process: the independent oracle the GRIB reader is checked against. They
 /// share the library's decoder but none of the reader's code: the key access, the message
 /// scanning, the missing-value handling and every coordinate computation are their own.
-enum ECCodesTools {
+public enum ECCodesTools {
   /// A SampleGrids/grib file.
-  static func sample(_ name: String) -> String { SampleFiles.grid("grib/\(name)") }
+  public static func sample(_ name: String) -> String { SampleFiles.grid("grib/\(name)") }
 
   /// Runs `tool` with `arguments` and returns its standard output; throws on failure.
-  static func run(_ tool: String, _ arguments: [String]) throws -> String {
+  public static func run(_ tool: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
     process.arguments = arguments
@@ -27,14 +26,15 @@ enum ECCodesTools {
   }
 
   /// A tool that did not succeed.
-  struct ToolFailure: Error, CustomStringConvertible {
-    let description: String
+  public struct ToolFailure: Error, CustomStringConvertible {
+    /// The command and its exit status.
+    public let description: String
   }
 
   /// `grib_ls -j` of `keys` for every message of `path`, steps in seconds and reals to ten
   /// digits: one dictionary of key to text per message, in file order (`not_found` for a
   /// key the message does not have).
-  static func keys(_ keys: [String], of path: String) throws -> [[String: String]] {
+  public static func keys(_ keys: [String], of path: String) throws -> [[String: String]] {
     let text = try run(
       "grib_ls", ["-j", "-F", "%.10g", "-s", "stepUnits=s", "-p", keys.joined(separator: ","), path])
     let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
@@ -44,7 +44,7 @@ enum ECCodesTools {
 
   /// `grib_get_data` of message `number` of `path`: each point's latitude, longitude and
   /// value in the message's order, NaN where the bitmap marks it missing.
-  static func data(
+  public static func data(
     of path: String, message number: Int
   ) throws -> [(latitude: Double, longitude: Double, value: Double)] {
     let text = try run(
