@@ -193,4 +193,8 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
       .executableTarget(
         name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))
   }
+  // The GRIB path; its seeds come from the tests' GRIB writer (_TestSupport).
+  package.targets.append(
+    .executableTarget(
+      name: "FuzzGRIBFile", dependencies: ["FuzzSupport", "GRIB", "_TestSupport"], path: "Fuzz/Sources/FuzzGRIBFile"))
 }

@@ -13,7 +13,7 @@ import GRIB
 /// ecCodes decodes, to `Float`'s precision.
 public enum GRIBWriter {
   /// Encodes one field on `grid` as a GRIB2 message.
-  public static func message(_ field: GRIBField, on grid: GRIBTestGrid) throws(GRIBWriterError) -> [UInt8] {
+  public static func message(_ field: GRIBTestField, on grid: GRIBTestGrid) throws(GRIBWriterError) -> [UInt8] {
     guard field.values.count == grid.width * grid.height else {
       throw GRIBWriterError(
         key: "values", reason: "\(field.values.count) values for a \(grid.width) × \(grid.height) grid")

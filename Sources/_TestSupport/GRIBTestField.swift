@@ -3,7 +3,7 @@ import Glibc
 
 /// One field for `GRIBWriter`: the parameter, its level, the run it belongs to, its step
 /// and its values in the message's order (the order `GRIBWriter.coordinates` gives).
-public struct GRIBField: Sendable {
+public struct GRIBTestField: Sendable {
   /// `discipline`, `parameterCategory`, `parameterNumber` (WMO code table 4.2).
   public var parameter: (discipline: Int, category: Int, number: Int)
   /// `typeOfLevel` (`heightAboveGround`, `surface`, `meanSea` …) and `level`.
@@ -51,36 +51,36 @@ public struct GRIBField: Sendable {
   }
 
   /// 2 m temperature (0/0/0, K).
-  public static func temperature(reference: Int64, hours: Int, values: [Double]) -> GRIBField {
-    GRIBField(
+  public static func temperature(reference: Int64, hours: Int, values: [Double]) -> GRIBTestField {
+    GRIBTestField(
       parameter: (0, 0, 0), typeOfLevel: "heightAboveGround", level: 2, reference: reference,
       step: .instant(hours: hours), values: values)
   }
 
   /// 10 m wind's u (0/2/2) or v (0/2/3) component, m/s.
-  public static func wind(_ component: Character, reference: Int64, hours: Int, values: [Double]) -> GRIBField {
-    GRIBField(
+  public static func wind(_ component: Character, reference: Int64, hours: Int, values: [Double]) -> GRIBTestField {
+    GRIBTestField(
       parameter: (0, 2, component == "u" ? 2 : 3), typeOfLevel: "heightAboveGround", level: 10,
       reference: reference, step: .instant(hours: hours), values: values)
   }
 
   /// Mean-sea-level pressure (0/3/1, Pa).
-  public static func seaLevelPressure(reference: Int64, hours: Int, values: [Double]) -> GRIBField {
-    GRIBField(
+  public static func seaLevelPressure(reference: Int64, hours: Int, values: [Double]) -> GRIBTestField {
+    GRIBTestField(
       parameter: (0, 3, 1), typeOfLevel: "meanSea", level: 0, reference: reference, step: .instant(hours: hours),
       values: values)
   }
 
   /// Total precipitation (0/1/8, kg m⁻² = mm) accumulated over `from`…`to` hours.
-  public static func precipitation(reference: Int64, from: Int, to: Int, values: [Double]) -> GRIBField {
-    GRIBField(
+  public static func precipitation(reference: Int64, from: Int, to: Int, values: [Double]) -> GRIBTestField {
+    GRIBTestField(
       parameter: (0, 1, 8), typeOfLevel: "surface", level: 0, reference: reference,
       step: .accumulation(from: from, to: to), values: values)
   }
 
   /// Precipitation rate (0/1/7, kg m⁻² s⁻¹) averaged over `from`…`to` hours.
-  public static func precipitationRate(reference: Int64, from: Int, to: Int, values: [Double]) -> GRIBField {
-    GRIBField(
+  public static func precipitationRate(reference: Int64, from: Int, to: Int, values: [Double]) -> GRIBTestField {
+    GRIBTestField(
       parameter: (0, 1, 7), typeOfLevel: "surface", level: 0, reference: reference,
       step: .average(from: from, to: to), values: values)
   }
