@@ -73,7 +73,7 @@ let package = Package(
       dependencies: [
         "CFileSystemType", "CubeFormat", "Meteorology", "PointQuery", "UTCTime",
       ]),
-    .target(name: "Ingest", dependencies: ["NetCDF", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
+    .target(name: "Ingest", dependencies: ["NetCDF", "GRIB", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",

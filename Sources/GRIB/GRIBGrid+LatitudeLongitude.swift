@@ -125,6 +125,7 @@ extension GRIBGrid {
         path: handle.path, message: handle.message, key: "latitudeOfSouthernPoleInDegrees")
     }
     let rotation = PoleRotation(southPoleLatitude: poleLatitude, southPoleLongitude: poleLongitude)
+    let frame = Frame.rotated(southPoleLatitude: poleLatitude, southPoleLongitude: poleLongitude)
     let width = columns.count
     var latitudes = [Float](repeating: 0, count: width * rows.count)
     var longitudes = [Float](repeating: 0, count: width * rows.count)
@@ -135,6 +136,6 @@ extension GRIBGrid {
         longitudes[j * width + i] = Float(longitude)
       }
     }
-    return Coordinates(latitudes: latitudes, longitudes: longitudes, projection: nil)
+    return Coordinates(latitudes: latitudes, longitudes: longitudes, projection: nil, frame: frame)
   }
 }

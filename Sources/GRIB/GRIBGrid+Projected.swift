@@ -17,7 +17,13 @@ extension GRIBGrid {
       GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
     }
     guard case .sphere(let radius) = earth else {
-      return try iterated(handle, count: width * height)
+      var coordinates = try iterated(handle, count: width * height)
+      // Winds relative to the grid still turn by the projection's angle: the spheroid
+      // changes where the cells lie, not the grid's orientation to within a few metres.
+      if let parameters = try? ProjectionParameters(handle, gridType: gridType) {
+        coordinates.frame = parameters.frame(spacing: parameters.dx)
+      }
+      return coordinates
     }
     guard radius.isFinite, radius > 1_000 else {
       throw fail("\(radius) m is not the radius of a sphere", key: "radius")
@@ -55,7 +61,8 @@ extension GRIBGrid {
     }
     let countsLikeProjection = stepX == 1 && stepY == 1
     return Coordinates(
-      latitudes: latitudes, longitudes: longitudes, projection: countsLikeProjection ? projection : nil)
+      latitudes: latitudes, longitudes: longitudes, projection: countsLikeProjection ? projection : nil,
+      frame: parameters.frame(spacing: parameters.dx * MapProjection.earthRadius / radius))
   }
 
   /// ecCodes' own coordinates (its `latitudes` and `longitudes` keys), for a grid whose
@@ -87,6 +94,13 @@ extension GRIBGrid {
     var dx: Double
     var dy: Double
     var spacingKey: String
+
+    /// The frame these parameters describe, with `spacing` as the grid spacing.
+    func frame(spacing: Double) -> Frame {
+      .projected(
+        kind: kind, truelat1: truelat1, truelat2: truelat2, standardLongitude: standardLongitude,
+        gridSpacing: spacing)
+    }
 
     init(_ handle: GRIBHandle, gridType: String) throws(GRIBError) {
       switch gridType {

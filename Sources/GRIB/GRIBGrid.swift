@@ -40,6 +40,9 @@ public struct GRIBGrid: Sendable {
   public let projection: MapProjection?
   /// The shape of the earth the grid is defined on.
   public let earth: GRIBEarth
+  /// How the grid's axes lie against east and north, and the projection's parameters:
+  /// what turns grid-relative winds to the earth, and what a cube records.
+  public let frame: Frame
 
   /// The grid types that are refused, and why.
   static let refused: [String: String] = [
@@ -93,6 +96,7 @@ public struct GRIBGrid: Sendable {
     latitudes = coordinates.latitudes
     longitudes = coordinates.longitudes
     projection = coordinates.projection
+    frame = coordinates.frame
   }
 
   /// What the grid-type readers produce.
@@ -100,6 +104,7 @@ public struct GRIBGrid: Sendable {
     var latitudes: [Float]
     var longitudes: [Float]
     var projection: MapProjection?
+    var frame: Frame = .latitudeLongitude
   }
 }
 

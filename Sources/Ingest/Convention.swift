@@ -1,3 +1,4 @@
+import Foundation
 import NetCDF
 
 /// How an input file names and lays out its data.
@@ -11,9 +12,14 @@ public enum Convention: String, Sendable, CaseIterable {
   /// CF conventions: latitude/longitude coordinates, `time` with "… since …" units,
   /// variables found by `standard_name` or the names common converters write.
   case cf
+  /// GRIB editions 2 and 1, read through ecCodes: fields found by their parameter
+  /// (`discipline/category/number` or `shortName`), level and step (docs/inputs.md).
+  case grib
 
   /// The convention of `path`; an error lists what was looked for when none matches.
+  /// A file that starts with the GRIB indicator is GRIB, before libnetcdf is asked.
   static func detect(_ path: String) throws(IngestError) -> Convention {
+    if startsWithGRIB(path) { return .grib }
     let file = try NCFile.openForIngest(path)
     defer { file.close() }
     if file.variables["Times"] != nil || file.variables["XLAT"] != nil || file.globalAttributes["MAP_PROJ"] != nil
@@ -26,7 +32,15 @@ public enum Convention: String, Sendable, CaseIterable {
     throw IngestError(
       path: path,
       reason:
-        "no known convention: looked for WRF (Times, XLAT/XLONG, MAP_PROJ or a WRF TITLE), MM5 (latitcrs, longicrs, pstarcrs or map_proj_code) and CF (latitude and longitude coordinate variables, by standard_name, units degrees_north/degrees_east or the names lat/latitude and lon/longitude)"
+        "no known convention: looked for WRF (Times, XLAT/XLONG, MAP_PROJ or a WRF TITLE), MM5 (latitcrs, longicrs, pstarcrs or map_proj_code), GRIB (a file starting with \"GRIB\") and CF (latitude and longitude coordinate variables, by standard_name, units degrees_north/degrees_east or the names lat/latitude and lon/longitude)"
     )
+  }
+
+  /// Whether the file's first four bytes are `GRIB`, the indicator every GRIB message
+  /// starts with (NCEP, ECMWF and DWD files start with their first message).
+  static func startsWithGRIB(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: 4)) == Data("GRIB".utf8)
   }
 }

@@ -51,6 +51,9 @@ public struct IngestCost: Sendable, Equatable {
   /// Variables a step reads at most (surface fields, 3-D fields, the earlier step's
   /// accumulations).
   static let variablesRead = 40.0
+  /// Whole grids of doubles a GRIB step holds at once: the decoded field, and ecCodes' own
+  /// decoding buffers (its unpacked values and the packed data), one message at a time.
+  public static let gribFieldsDecoded = 3
   /// A cube has at most this many bands (`CubeLayout`'s band count).
   static let maximumBands = 65_536
   /// The default budget, `--max-memory`: 512 MiB.
@@ -60,11 +63,13 @@ public struct IngestCost: Sendable, Equatable {
   /// `levels` levels and `metrics` stored metrics, on `positions` grid positions (with
   /// `terrain` at each, when the cube has a terrain section), whose neighbourhood reaches
   /// `haloRows` rows, within `budget` bytes; `chunked` when the inputs are NetCDF-4 (HDF5
-  /// keeps a chunk cache per variable read; classic files have none). Computed in floating
-  /// point so that no declared dimension, however large, can overflow it.
+  /// keeps a chunk cache per variable read; classic files have none). `wholeFieldReads`
+  /// whole-grid fields of doubles a step holds at once however small its band, for inputs
+  /// that cannot be read by rows (a GRIB message is decoded whole: `gribFieldsDecoded`).
+  /// Computed in floating point so that no declared dimension, however large, can overflow it.
   public init(
     width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false,
-    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true
+    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true, wholeFieldReads: Int = 0
   ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
     (self.positions, self.haloRows, self.budget) = (positions, haloRows, budget)
@@ -78,7 +83,8 @@ public struct IngestCost: Sendable, Equatable {
     func band(_ bandCells: Double, _ batch: Double, _ background: Bool) -> Double {
       Self.band(
         cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
-        levels: Double(levels), metrics: m, batch: batch, packsInBackground: background)
+        levels: Double(levels), metrics: m, batch: batch, packsInBackground: background,
+        wholeFields: Double(wholeFieldReads))
     }
     // As large a band as fits with a step per core, packed in the background when that
     // fits too; failing that, one step at a time; and failing that, the smallest band
@@ -127,7 +133,7 @@ public struct IngestCost: Sendable, Equatable {
   /// in the background) and packing, and `batch` steps derived at once over the band's rows.
   private static func band(
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
-    batch: Double, packsInBackground: Bool
+    batch: Double, packsInBackground: Bool, wholeFields: Double
   ) -> Double {
     // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
     // and metric, found from one cell so that no band, however large, overflows it.
@@ -145,7 +151,8 @@ public struct IngestCost: Sendable, Equatable {
     // worth), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
     // and cloud per level), its derived values twice over (the values, and the
     // derivation's intermediate arrays) and the neighbourhood's percentages.
-    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1)
+    // Inputs decoded whole (GRIB) hold whole grids, whatever the band.
+    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1) + wholeFields * width * height * 8
     return writer + batch * perStep
   }
 

@@ -49,14 +49,18 @@ extension IngestPlan {
         return values
       }, motion: motion)
     plan.haloRows = halo
+    plan.model = model
     return plan
   }
 
   private func with(warning: String) -> IngestPlan {
-    IngestPlan(
+    var plan = IngestPlan(
       domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
       latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
       metrics: metrics, warnings: warnings + [warning], terrain: terrain, levels: levels, screen: screen,
       derive: derive, motion: motion)
+    plan.haloRows = haloRows
+    plan.model = model
+    return plan
   }
 }

@@ -37,6 +37,9 @@ struct IngestPlan {
   /// Rows above and below a band whose values `derive` reads beyond the band's rows (the
   /// precipitation neighbourhood's reach); 0 without a neighbourhood.
   var haloRows = 0
+  /// The model the input names (a GRIB run's centre), used in the store path unless the
+  /// operator gives one; nil for the convention's name.
+  var model: String? = nil
 }
 
 extension IngestPlan {

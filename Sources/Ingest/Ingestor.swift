@@ -3,17 +3,19 @@ import Dispatch
 import Meteorology
 import Synchronization
 
-/// Ingests a run's NetCDF files into cubes, one per domain, published atomically in a store.
+/// Ingests a run's NetCDF or GRIB files into cubes, one per domain, published atomically in a store.
 public enum Ingestor {
   /// What to ingest into, and how to read the input.
   public struct Options: Sendable {
     /// The store's root directory.
     public var store: String
-    /// The model name used in the store path; nil uses the convention's name (`wrf`, `cf`).
+    /// The model name used in the store path; nil uses the input's (a GRIB run's centre:
+    /// `ncep`, `ecmwf` …) or else the convention's name (`wrf`, `cf`).
     public var model: String?
     /// How to read the files.
     public var convention: Convention
-    /// Variables (and units) to use for metrics, ahead of discovery (CF files).
+    /// Variables (and units) to use for metrics, ahead of discovery (CF files), or GRIB
+    /// parameters (`shortName` or `d/c/n`, with `:typeOfLevel:level`) ahead of the table.
     public var map: VariableMap?
     /// Quantization steps that replace the metric table's (`Metric.precisions`, checked
     /// with `Metric.precisionProblem`).
@@ -81,14 +83,14 @@ public enum Ingestor {
       throw IngestError(path: "ingest", reason: "no input files given")
     }
     let convention = options.convention == .auto ? try Convention.detect(first) : options.convention
-    let model = options.model ?? convention.rawValue
-    guard StoreLayout.isValidComponent(model, maxBytes: 31) else {
+    if let model = options.model, !StoreLayout.isValidComponent(model, maxBytes: 31) {
       throw IngestError(
         path: "--model", reason: "'\(model)' is not a valid model name (letters, digits, _ - ., at most 31 bytes)")
     }
-    if let map = options.map, convention != .cf {
+    if let map = options.map, convention != .cf, convention != .grib {
       throw IngestError(
-        path: map.path, reason: "a variable map applies to CF files; these were read as \(convention.rawValue)")
+        path: map.path, reason: "a variable map applies to CF and GRIB files; these were read as \(convention.rawValue)"
+      )
     }
     for (metric, step) in options.precision {
       if let problem = metric.precisionProblem(step) { throw IngestError(path: "--precision", reason: problem) }
@@ -100,6 +102,7 @@ public enum Ingestor {
     case .wrf, .auto: plans = try WRFConvention.plans(paths, maxMemory: maxMemory)
     case .mm5: plans = try MM5Convention.plans(paths, maxMemory: maxMemory)
     case .cf: plans = try CFConvention.plans(paths, map: options.map, maxMemory: maxMemory)
+    case .grib: plans = try GRIBConvention.plans(paths, map: options.map, maxMemory: maxMemory)
     }
     var published: [Published] = []
     var warnings: [String] = []
@@ -113,14 +116,17 @@ public enum Ingestor {
       let cost = IngestCost(
         width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
-        haloRows: plan.haloRows, budget: maxMemory, chunked: IngestCost.isChunked(plan.steps[0].path))
+        haloRows: plan.haloRows, budget: maxMemory,
+        chunked: convention != .grib && IngestCost.isChunked(plan.steps[0].path),
+        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0)
       try cost.require(store: options.store, path: plan.steps[0].path)
       costs.append(cost)
       warnings += plan.warnings
       if let warning = geometry.warning { warnings.append(warning) }
       published.append(
         try CubePublisher.publish(
-          plan, store: options.store, model: model, precision: options.precision, cost: cost, geometry: geometry))
+          plan, store: options.store, model: options.model ?? plan.model ?? convention.rawValue,
+          precision: options.precision, cost: cost, geometry: geometry))
       warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
     }
     return Report(

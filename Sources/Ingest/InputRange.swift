@@ -99,6 +99,11 @@ struct InputRange: Sendable {
     "surface_downwelling_shortwave_flux_in_air": InputRange(0, 1_500, "W/m²"),
     "visibility_in_air": InputRange(0, 1_000_000, "m"),
     "wind_speed_of_gust": InputRange(0, 200, "m/s"),
+    // GRIB quantities with no CF counterpart.
+    "2 m specific_humidity": InputRange(0, 0.1, "kg/kg"),
+    // The most unstable air observed lifts to about −15 K; stable air to +40 K.
+    "lifted_index": InputRange(-40, 60, "K"),
+    "categorical_snow": InputRange(0, 1, "flag"),
   ]
 
   /// An accumulation may fall between steps by float round-off, not more (mm): a

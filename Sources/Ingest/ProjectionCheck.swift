@@ -24,6 +24,7 @@ enum ProjectionCheck {
       case .wrf, .auto: Names(code: "MAP_PROJ", coordinates: "XLAT/XLONG")
       case .mm5: Names(code: "map_proj_code", coordinates: "latitcrs/longicrs")
       case .cf: Names(code: "projection", coordinates: "the latitude/longitude coordinates")
+      case .grib: Names(code: "gridType", coordinates: "the grid's latitudes/longitudes")
       }
     }
   }

@@ -19,7 +19,6 @@ enum WindRotation {
     let code = attributes["MAP_PROJ"]?.number.flatMap { Int(exactly: $0) }
     let truelat1 = attributes["TRUELAT1"]?.number
     let standLon = attributes["STAND_LON"]?.number
-    let alpha: (Double) -> Double
     switch code {
     case 3: return .aligned
     case 6:
@@ -28,19 +27,40 @@ enum WindRotation {
       return .aligned
     case 1:
       guard let truelat1, let standLon else { throw Unavailable("Lambert without TRUELAT1/STAND_LON") }
-      let lambert = LambertConformal(
-        truelat1: truelat1, truelat2: attributes["TRUELAT2"]?.number ?? truelat1, standardLongitude: standLon)
-      alpha = lambert.gridRotation(longitude:)
+      return conic(
+        .lambertConformal, truelat1: truelat1, truelat2: attributes["TRUELAT2"]?.number ?? truelat1,
+        standardLongitude: standLon, longitudes: longitudes)
     case 2:
       guard let standLon else { throw Unavailable("polar stereographic without STAND_LON") }
-      let hemisphere: Double = (truelat1 ?? 90) < 0 ? -1 : 1
+      return conic(
+        .polarStereographic, truelat1: truelat1 ?? 90, truelat2: .nan, standardLongitude: standLon,
+        longitudes: longitudes)
+    default:
+      throw Unavailable("MAP_PROJ \(code.map(String.init) ?? "absent") without COSALPHA/SINALPHA")
+    }
+  }
+
+  /// The rotation of a Lambert conformal or polar stereographic grid (any other kind is
+  /// aligned with the meridians): Lambert's `gridRotation` (α = −n·Δλ in the north), or for
+  /// polar stereographic the same with a cone factor of 1, over the pole `truelat1`'s sign
+  /// names.
+  static func conic(
+    _ kind: MapProjection.Kind, truelat1: Double, truelat2: Double, standardLongitude: Double, longitudes: [Float]
+  ) -> WindRotation {
+    let alpha: (Double) -> Double
+    switch kind {
+    case .lambertConformal:
+      let lambert = LambertConformal(truelat1: truelat1, truelat2: truelat2, standardLongitude: standardLongitude)
+      alpha = lambert.gridRotation(longitude:)
+    case .polarStereographic:
+      let hemisphere: Double = truelat1 < 0 ? -1 : 1
       alpha = { longitude in
-        var difference = longitude - standLon
+        var difference = longitude - standardLongitude
         difference -= 360 * (difference / 360).rounded()
         return -hemisphere * difference * .pi / 180
       }
-    default:
-      throw Unavailable("MAP_PROJ \(code.map(String.init) ?? "absent") without COSALPHA/SINALPHA")
+    case .mercator, .latitudeLongitude:
+      return .aligned
     }
     let angles = longitudes.map { alpha(Double($0)) }
     return .perCell(cos: angles.map(cos), sin: angles.map(sin))

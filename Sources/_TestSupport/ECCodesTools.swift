@@ -1,7 +1,7 @@
 import Foundation
 
 /// ecCodes' command-line tools (`grib_ls`, `grib_get_data`, from libeccodes-tools), run
-/// as a child process: the independent oracle the GRIB reader is checked against. They
+/// as a child process: the independent oracle the GRIB reader and ingest are checked against. They
 /// share the library's decoder but none of the reader's code: the key access, the message
 /// scanning, the missing-value handling and every coordinate computation are their own.
 public enum ECCodesTools {

@@ -12,11 +12,13 @@ extension Convention: ExpressibleByArgument {}
 struct IngestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ingest",
-    abstract: "Derive the metrics of a run's NetCDF files (WRF, MM5 or CF) and publish one cube per domain.",
+    abstract:
+      "Derive the metrics of a run's NetCDF files (WRF, MM5 or CF) or GRIB files and publish one cube per domain.",
     discussion: """
       Files may be given in any order, one file with many steps or one file per step; they \
-      are sorted by time (WRF Times, or the CF-style time axis of MM5 and CF files; the convention is detected unless --convention \
-      says). Duplicate steps, gaps and uneven steps are errors. Metrics whose \
+      are sorted by time (WRF Times, the CF-style time axis of MM5 and CF files, or GRIB's \
+      reference time plus endStep; the convention is detected unless --convention says, a \
+      file starting with "GRIB" being GRIB). Duplicate steps, gaps and uneven steps are errors. Metrics whose \
       inputs are missing are left out with a warning on standard error. Prints the path of \
       each published cube. Temporary files left in the store by killed ingests are removed \
       first, each named on standard error.
@@ -26,16 +28,21 @@ struct IngestCommand: ParsableCommand {
   @Option(help: "The store directory; cubes go to STORE/<model>/<domain>/<run>.cube.")
   var store: String
 
-  @Option(help: "The model name in the store path (default: the convention: wrf, mm5 or cf).")
+  @Option(
+    help:
+      "The model name in the store path (default: the convention: wrf, mm5 or cf; for GRIB the centre: ncep, ecmwf, dwd …)."
+  )
   var model: String?
 
-  @Option(help: "How to read the files: auto (detect from the first file), wrf, mm5 or cf.")
+  @Option(help: "How to read the files: auto (detect from the first file), wrf, mm5, cf or grib.")
   var convention: Convention = .auto
 
   @Option(
     help: ArgumentHelp(
-      "A JSON file mapping metrics to variables for CF files with unusual names.",
-      discussion: #"Example: {"temp": {"variable": "TAIR2", "units": "degF"}}"#))
+      "A JSON file mapping metrics to variables for CF files with unusual names, or to GRIB parameters.",
+      discussion:
+        #"Example: {"temp": {"variable": "TAIR2", "units": "degF"}}. For GRIB a variable is a shortName or discipline/category/number, optionally with :typeOfLevel:level, e.g. {"temp": {"variable": "0/0/0:heightAboveGround:2"}}."#
+    ))
   var map: String?
 
   @Option(
@@ -55,11 +62,14 @@ struct IngestCommand: ParsableCommand {
     ))
   var maxMemory: String?
 
-  @Argument(help: "NetCDF files of one run: WRF wrfout files, MM5 output in NetCDF, or CF files such as GFS or ERA5.")
+  @Argument(
+    help:
+      "Files of one run: WRF wrfout files, MM5 output in NetCDF, CF files such as GFS or ERA5, or GRIB (GFS, NAM, HRRR, ICON, IFS)."
+  )
   var files: [String]
 
   func validate() throws {
-    guard !files.isEmpty else { throw ValidationError("give at least one NetCDF file of the run") }
+    guard !files.isEmpty else { throw ValidationError("give at least one NetCDF or GRIB file of the run") }
     if let precision, case .failure(let error) = Metric.precisions(precision) {
       throw ValidationError("--precision: \(error.reason)")
     }

@@ -106,7 +106,7 @@ private func writeMap(_ path: String, _ json: String) throws {
         "\(path): rain: units \"parsecs\" of P are neither"))
     #expect(
       failure(#"{"temp": {"variable": "T2"}}"#, convention: .auto, input: SampleFiles.allvars)
-        == "\(path): a variable map applies to CF files; these were read as wrf")
+        == "\(path): a variable map applies to CF and GRIB files; these were read as wrf")
     let missing = #expect(throws: IngestError.self) { try VariableMap(path: "\(directory)/none.json") }
     #expect(missing?.description.hasPrefix("\(directory)/none.json: cannot read the map file") == true)
   }

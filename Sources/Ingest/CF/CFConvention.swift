@@ -122,17 +122,15 @@ private func runStart(file: NCFile, reference: Int64, firstTime: Int64) throws(I
 
 /// Which CF quantities feed which metric, decided from the first file.
 struct CFDerivation {
-  let metrics: [Metric]
-  let warnings: [String]
+  /// The metrics the file's quantities support, and how they are derived.
+  private let quantities: QuantityDerivation
+  var metrics: [Metric] { quantities.metrics }
+  var warnings: [String] { quantities.warnings }
   private let fields: [String: CFField]
   /// Each field's quantity, as `InputRange.table` names it.
   private let labels: [String: String]
   /// Turns implausible input values into missing ones and counts them (`InputScreen`).
   let screen = InputScreen()
-  private let rainIsFlux: Bool
-  /// The fields showers and snowfall come from, if any.
-  private let convective: String?
-  private let snowfall: String?
 
   init(file: NCFile, grid: CFGrid, stepSeconds: Int64, map: VariableMap?) throws(IngestError) {
     var fields: [String: CFField] = [:]
@@ -184,58 +182,33 @@ struct CFDerivation {
       )
     }
 
-    var metrics: [Metric] = []
-    var warnings: [String] = []
-    func offer(_ metric: Metric, if available: Bool, missing: String) {
-      if available {
-        metrics.append(metric)
-      } else {
-        warnings.append("no \(metric.name): \(missing) not found in \(file.path)")
-      }
-    }
-    let has = { (key: String) in fields[key] != nil }
-    offer(.temp, if: has("t"), missing: "2 m air_temperature (t2m, TMP_2maboveground, …)")
-    offer(
-      .hum, if: has("rh") || (has("t") && has("td")), missing: "2 m relative_humidity, or temperature and dew point,")
-    offer(.dewPoint, if: has("td"), missing: "2 m dew_point_temperature (d2m, …)")
-    // An amount only says how much fell since the previous step when steps are hourly.
-    rainIsFlux = has("pr")
-    let hourlyAmount = has("tp") && stepSeconds == 3600
-    offer(.rain, if: rainIsFlux || hourlyAmount, missing: "precipitation_flux (or an hourly precipitation_amount)")
-    offer(.cloud, if: has("cloud"), missing: "cloud_area_fraction (tcc, …)")
-    if has("u") && has("v") {
-      metrics += [.windU, .windV]
-    } else {
-      warnings.append("no wind: 10 m eastward_wind and northward_wind (u10/v10, …) not found in \(file.path)")
-    }
-    offer(.atmPress, if: has("msl"), missing: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)")
-    offer(.sfcPress, if: has("sp"), missing: "surface_air_pressure (sp, …)")
-    offer(.shortwave, if: has("sw"), missing: "surface_downwelling_shortwave_flux_in_air")
-    let humidity = has("rh") || (has("t") && has("td"))
-    offer(
-      .apparentTemp, if: has("t") && humidity && has("u") && has("v"),
-      missing: "2 m temperature, humidity (or dew point) and 10 m wind")
-    offer(.visibility, if: has("vis"), missing: "visibility_in_air (VIS_surface, vis, …)")
-    // Like rain: a flux, or an amount when it is the hour's.
-    convective = has("cpr") ? "cpr" : has("cpa") && stepSeconds == 3600 ? "cpa" : nil
-    offer(
-      .showers, if: convective != nil,
-      missing: "convective_precipitation_flux (or an hourly convective_precipitation_amount)")
-    snowfall = has("sfr") ? "sfr" : has("sfa") && stepSeconds == 3600 ? "sfa" : nil
-    offer(.snowfall, if: snowfall != nil, missing: "snowfall_flux (or an hourly snowfall_amount)")
-    offer(.cloudLow, if: has("lcc"), missing: "low_type_cloud_area_fraction (lcc, LCDC_lowcloudlayer, …)")
-    offer(.cloudMid, if: has("mcc"), missing: "medium_type_cloud_area_fraction (mcc, MCDC_middlecloudlayer, …)")
-    offer(.cloudHigh, if: has("hcc"), missing: "high_type_cloud_area_fraction (hcc, HCDC_highcloudlayer, …)")
-    offer(.windGusts, if: has("gust"), missing: "wind_speed_of_gust (GUST_surface, i10fg, …)")
-    // Last: the code reads the metrics above. CF input has no model levels, so no
-    // lifted index and never a thunderstorm.
-    let hasPrecipitation = metrics.contains(.rain)
-    offer(.weatherCode, if: hasPrecipitation && has("t"), missing: "precipitation and 2 m temperature")
-    if metrics.contains(.weatherCode) {
-      warnings.append(
-        "weather_code without thunderstorms (no lifted index): model-level temperature and pressure are not read from CF input \(file.path)"
-      )
-    }
+    let quantities = QuantityDerivation(
+      available: Set(fields.keys), stepSeconds: stepSeconds,
+      names: QuantityDerivation.Names(
+        missing: [
+          .temp: "2 m air_temperature (t2m, TMP_2maboveground, …)",
+          .hum: "2 m relative_humidity, or temperature and dew point,",
+          .dewPoint: "2 m dew_point_temperature (d2m, …)",
+          .rain: "precipitation_flux (or an hourly precipitation_amount)",
+          .cloud: "cloud_area_fraction (tcc, …)",
+          .atmPress: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)",
+          .sfcPress: "surface_air_pressure (sp, …)",
+          .shortwave: "surface_downwelling_shortwave_flux_in_air",
+          .apparentTemp: "2 m temperature, humidity (or dew point) and 10 m wind",
+          .visibility: "visibility_in_air (VIS_surface, vis, …)",
+          .showers: "convective_precipitation_flux (or an hourly convective_precipitation_amount)",
+          .snowfall: "snowfall_flux (or an hourly snowfall_amount)",
+          .cloudLow: "low_type_cloud_area_fraction (lcc, LCDC_lowcloudlayer, …)",
+          .cloudMid: "medium_type_cloud_area_fraction (mcc, MCDC_middlecloudlayer, …)",
+          .cloudHigh: "high_type_cloud_area_fraction (hcc, HCDC_highcloudlayer, …)",
+          .windGusts: "wind_speed_of_gust (GUST_surface, i10fg, …)",
+          .weatherCode: "precipitation and 2 m temperature",
+        ],
+        wind: "10 m eastward_wind and northward_wind (u10/v10, …)",
+        // CF input has no model levels, so no lifted index and never a thunderstorm.
+        noThunderstorms: "model-level temperature and pressure are not read from CF input \(file.path)",
+        path: file.path))
+    let metrics = quantities.metrics
     guard !metrics.isEmpty else {
       throw IngestError(
         path: file.path,
@@ -243,8 +216,7 @@ struct CFDerivation {
           "none of the CF quantities nwpcube derives metrics from was found: looked for air_temperature, dew_point_temperature, relative_humidity (2 m), eastward_wind/northward_wind (10 m), air_pressure_at_mean_sea_level, surface_air_pressure, precipitation_flux/amount, cloud_area_fraction, surface_downwelling_shortwave_flux_in_air, by standard_name and the ERA5/GFS short names"
       )
     }
-    self.metrics = metrics
-    self.warnings = warnings
+    self.quantities = quantities
     self.fields = fields
     self.labels = labels
   }
@@ -261,95 +233,7 @@ struct CFDerivation {
       cache[key] = values
       return values
     }
-    // Humidity feeds both `hum` and the apparent temperature: derived once (two `exp` a
-    // cell).
-    var humidity: [Double]?
-    func relativeHumidity() throws(IngestError) -> [Double] {
-      if let humidity { return humidity }
-      let values = try self.relativeHumidity(read)
-      humidity = values
-      return values
-    }
-    var derived: [Metric: [Double]] = [:]
-    for metric in metrics {
-      let values: [Double]
-      switch metric {
-      case .temp: values = try read("t")
-      case .dewPoint: values = try read("td")
-      case .hum: values = try relativeHumidity()
-      case .rain: values = try read(rainIsFlux ? "pr" : "tp").map { max($0, 0) }
-      case .cloud: values = try read("cloud")
-      case .windU: values = try read("u")
-      case .windV: values = try read("v")
-      case .atmPress: values = try read("msl")
-      case .sfcPress: values = try read("sp")
-      case .shortwave: values = try read("sw")
-      case .apparentTemp:
-        let (t, rh, u, v) = (try read("t"), try relativeHumidity(), try read("u"), try read("v"))
-        let shortwave = fields["sw"] == nil ? nil : try read("sw")
-        values = t.indices.map { cell in
-          ApparentTemperature.celsius(
-            temperature: t[cell], relativeHumidity: rh[cell],
-            windSpeed10m: (u[cell] * u[cell] + v[cell] * v[cell]).squareRoot(), shortwave: shortwave?[cell])
-        }
-      case .visibility: values = try read("vis").map { min(max($0, 0), Visibility.maximum) }
-      case .showers: values = try read(convective ?? "").map { max($0, 0) }
-      case .snowfall: values = try read(snowfall ?? "").map { max($0, 0) * WRFDerivation.snowfallRatio }
-      case .cloudLow: values = try read("lcc")
-      case .cloudMid: values = try read("mcc")
-      case .cloudHigh: values = try read("hcc")
-      case .windGusts: values = try read("gust")
-      case .weatherCode: values = try weatherCodes(read, derived: derived)
-      case .snow:
-        // CF input is not searched for a snow water equivalent: never offered in `metrics`.
-        values = Array(repeating: .nan, count: band.cells)
-      case .precipitationNeighbourhood:
-        // Derived from the stored rain after every convention's derivation
-        // (`IngestPlan+Neighbourhood`): never offered in `metrics` here.
-        values = Array(repeating: .nan, count: band.cells)
-      case .windVel, .windDir, .isDay, .precipitationProbability:
-        preconditionFailure("\(metric.name) is computed at query time, never stored")
-      }
-      derived[metric] = values
-    }
-    return metrics.map { derived[$0] ?? [] }
-  }
-
-  /// 2 m relative humidity (%): the file's, or from temperature and dew point as the ratio
-  /// of their saturation pressures.
-  private func relativeHumidity(
-    _ read: (String) throws(IngestError) -> [Double]
-  ) throws(IngestError) -> [Double] {
-    if fields["rh"] != nil { return try read("rh").map { min(max($0, 0), 100) } }
-    let (t, td) = (try read("t"), try read("td"))
-    let count = min(t.count, td.count)
-    return [Double](unsafeUninitializedCapacity: count) { values, initialized in
-      for cell in 0..<count {
-        let ratio =
-          Thermodynamics.saturationVapourPressure(kelvin: td[cell] + Thermodynamics.kelvinOffset)
-          / Thermodynamics.saturationVapourPressure(kelvin: t[cell] + Thermodynamics.kelvinOffset)
-        values.initializeElement(at: cell, to: 100 * min(max(ratio, 0), 1))
-      }
-      initialized = count
-    }
-  }
-
-  /// The weather code of every cell from the derived precipitation, showers, snowfall (back
-  /// to water equivalent), temperature, visibility and cloud; never a thunderstorm.
-  private func weatherCodes(
-    _ read: (String) throws(IngestError) -> [Double], derived: [Metric: [Double]]
-  ) throws(IngestError) -> [Double] {
-    let (rain, t) = (derived[.rain] ?? [], try read("t"))
-    // Snow below zero is none; unknown snow stays unknown (NaN, which the classifier takes
-    // for absent).
-    let snow = snowfall == nil ? nil : try read(snowfall ?? "").map { $0.isNaN ? $0 : max($0, 0) }
-    // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
-    var codes = WeatherCode.codesIfKnown(
-      precipitation: rain, convective: derived[.showers], snow: snow, temperature: t,
-      visibility: derived[.visibility], cloud: derived[.cloud])
-    // An unknown temperature leaves the cell unknown even where snow alone would decide.
-    for cell in codes.indices where t[cell].isNaN { codes[cell] = .nan }
-    return codes
+    return try quantities.derive(cells: band.cells, read: read)
   }
 }
 
