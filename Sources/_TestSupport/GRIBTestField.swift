@@ -17,6 +17,11 @@ public struct GRIBTestField: Sendable {
   public var values: [Double]
   /// How the values are packed.
   public var packing: Packing = .ieee
+  /// The originating centre: NCEP's (`kwbc`) unless a test says otherwise, as GFS, NAM,
+  /// HRRR and UPP write; nil keeps the sample's (`ecmf`). ecCodes names a parameter, and
+  /// gives its units, from the centre's tables: its `ecmf` and `edzw` tables have no name
+  /// for WMO's 0/1/8 (total precipitation), `kwbc`'s call it `tp` in kg m⁻².
+  public var centre: String? = "kwbc"
 
   /// A field's time: an instant, or a statistic over a window (product definition template
   /// 4.8 with `typeOfStatisticalProcessing`).
@@ -39,7 +44,7 @@ public struct GRIBTestField: Sendable {
 
   public init(
     parameter: (discipline: Int, category: Int, number: Int), typeOfLevel: String, level: Int, reference: Int64,
-    step: Step, values: [Double], packing: Packing = .ieee
+    step: Step, values: [Double], packing: Packing = .ieee, centre: String? = "kwbc"
   ) {
     self.parameter = parameter
     self.typeOfLevel = typeOfLevel
@@ -48,6 +53,7 @@ public struct GRIBTestField: Sendable {
     self.step = step
     self.values = values
     self.packing = packing
+    self.centre = centre
   }
 
   /// 2 m temperature (0/0/0, K).
@@ -96,7 +102,8 @@ public struct GRIBTestField: Sendable {
     var parts = tm()
     gmtime_r(&time, &parts)
     let date = Int(parts.tm_year + 1900) * 10_000 + Int(parts.tm_mon + 1) * 100 + Int(parts.tm_mday)
-    var keys: [(String, GRIBKeyValue)] = [
+    var keys: [(String, GRIBKeyValue)] = centre.map { [("centre", .text($0))] } ?? []
+    keys += [
       ("productDefinitionTemplateNumber", .integer(template)),
       ("discipline", .integer(parameter.discipline)),
       ("parameterCategory", .integer(parameter.category)), ("parameterNumber", .integer(parameter.number)),
