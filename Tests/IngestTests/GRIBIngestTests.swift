@@ -109,6 +109,51 @@ func gribGetData(_ path: String, count: Int) throws -> [(latitude: Double, longi
     #expect(report.warnings.contains { $0.hasPrefix("no temp: 2t (0/0/0 heightAboveGround 2) not found in ") })
     #expect(report.warnings.contains { $0.hasPrefix("no wind: 10u/10v (0/2/2 and 0/2/3 heightAboveGround 10)") })
   }
+
+  /// Grid-relative winds on a rotated grid (ecCodes' rotated_ll template, south pole at
+  /// 0°, 0°) turn to the earth: a wind of 1 m/s along the grid's rows blows along the
+  /// direction from the cell before to the cell after it, measured here from
+  /// grib_get_data's coordinates (a centred difference on the local tangent plane).
+  @Test func rotatedGridsGridRelativeWindsTurnAlongTheRows() throws {
+    let directory = SampleFiles.temporaryDirectory("grib-rotated")
+    defer { SampleFiles.remove(directory) }
+    let template = SampleFiles.grid("grib/rotated_ll_sfc_grib2.tmpl")
+    let level = "typeOfFirstFixedSurface=103,scaleFactorOfFirstFixedSurface=0,scaledValueOfFirstFixedSurface=10"
+    let (u, v) = ("\(directory)/u.grib2", "\(directory)/v.grib2")
+    for (path, number, value) in [(u, 2, "1"), (v, 3, "0")] {
+      _ = try ECCodesTools.run(
+        "grib_set",
+        [
+          "-d", value, "-s",
+          "discipline=0,parameterCategory=2,parameterNumber=\(number),\(level),resolutionAndComponentFlags=8",
+          template, path,
+        ])
+    }
+    let report = try Ingestor.run(
+      [u, v], options: .init(store: "\(directory)/store", model: "rotated", precision: Metric.versionOneSteps))
+    let published = try #require(report.published.first)
+    let cube = try Cube(path: published.path)
+    let points = try gribGetData(u, count: 1)
+    let (width, height) = (16, 31)
+    #expect(points.count == width * height)
+    for j in stride(from: 1, to: height - 1, by: 5) {
+      for i in 1..<(width - 1) {
+        let (before, cell, after) = (points[j * width + i - 1], points[j * width + i], points[j * width + i + 1])
+        var longitude = after.longitude - before.longitude
+        longitude -= 360 * (longitude / 360).rounded()
+        let east = longitude * cos(cell.latitude * .pi / 180)
+        let north = after.latitude - before.latitude
+        let length = (east * east + north * north).squareRoot()
+        let location = try cube.locate(latitude: cell.latitude, longitude: cell.longitude, method: .nearest)
+        #expect(location.j * width + location.i == j * width + i)
+        let value = { (name: String) throws -> Double in
+          try #require(try cube.value(try cube.metric(name), at: location, time: cube.time(ofStep: 0)))
+        }
+        #expect(abs(try value("wind_u") - east / length) <= 0.02, "cell \(i), \(j)")
+        #expect(abs(try value("wind_v") - north / length) <= 0.02, "cell \(i), \(j)")
+      }
+    }
+  }
 }
 
 /// A small deterministic generator for reproducible sample points.

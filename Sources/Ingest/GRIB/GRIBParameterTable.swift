@@ -68,6 +68,12 @@ struct GRIBParameterTable {
     row("q", ["2sh"], [(0, 1, 0)], "heightAboveGround", 2, .kilogramsPerKilogram),
     row("u", ["10u"], [(0, 2, 2)], "heightAboveGround", 10, .metresPerSecond),
     row("v", ["10v"], [(0, 2, 3)], "heightAboveGround", 10, .metresPerSecond),
+    // Edition 1 (ECMWF) writes its 2 m and 10 m fields at the surface level type: their
+    // shortNames alone say the height.
+    row("t", ["2t"], [], nil, nil, .celsius),
+    row("td", ["2d"], [], nil, nil, .celsius),
+    row("u", ["10u"], [], nil, nil, .metresPerSecond),
+    row("v", ["10v"], [], nil, nil, .metresPerSecond),
     // NCEP's pressure reduced to sea level, else ECMWF's msl (pressure at meanSea), else
     // NCEP's Eta-model reduction.
     row("msl", ["prmsl"], [(0, 3, 1)], "meanSea", nil, .hectopascal),
@@ -79,6 +85,8 @@ struct GRIBParameterTable {
     row(
       "cpr", ["acpcp", "cp", "cprat"], [(0, 1, 10), (0, 1, 37)], "surface", nil, .millimetres, .millimetresPerSecond),
     row("sfr", ["sf", "tsrwe"], [(0, 1, 53)], "surface", nil, .millimetres, .millimetresPerSecond),
+    // NCEP's total cloud is over the atmosphere as a single layer (level type 10).
+    row("cloud", ["tcc"], [(0, 6, 1)], "atmosphere", nil, .percent),
     row("cloud", ["tcc"], [(0, 6, 1)], "entireAtmosphere", nil, .percent),
     // ECMWF writes its total cloud at the surface level type.
     row("cloud", ["tcc"], [], nil, nil, .percent),
@@ -110,7 +118,7 @@ struct GRIBParameterTable {
     .hum: "2r (0/1/1 heightAboveGround 2), or 2t with 2d (0/0/6) or with 2sh (0/1/0) and sp,",
     .dewPoint: "2d (0/0/6 heightAboveGround 2), or 2sh (0/1/0) and sp,",
     .rain: "tp or prate (0/1/8, 0/1/52 or 0/1/7 surface)",
-    .cloud: "tcc (0/6/1 entireAtmosphere)",
+    .cloud: "tcc (0/6/1 atmosphere or entireAtmosphere)",
     .atmPress: "prmsl or msl (0/3/1 or 0/3/0 meanSea)",
     .sfcPress: "sp (0/3/0 surface)",
     .shortwave: "dswrf or ssrd (0/4/7 surface)",
