@@ -21,6 +21,12 @@ extension GRIBGrid {
       // projection on the sphere of the major axis is the check.
       if case .spheroid(let major, _) = earth {
         _ = try spherical(handle, gridType: gridType, parameters: parameters, radius: major)
+        // ecCodes' ellipsoidal Lambert also takes its origin's latitude from LaD, which the
+        // spherical one does not read.
+        if gridType == "lambert", let lad = try handle.optionalDouble("LaDInDegrees"), !(abs(lad) <= 90) {
+          throw GRIBError(
+            reason: "LaD \(lad)° is not a latitude", path: handle.path, message: handle.message, key: "LaDInDegrees")
+        }
       }
       var coordinates = try iterated(handle, count: width * height)
       // Winds relative to the grid still turn by the projection's angle: the spheroid
