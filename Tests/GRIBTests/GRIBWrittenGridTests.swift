@@ -74,4 +74,24 @@ import _TestSupport
     #expect(worst.latitude < 1e-4 && worst.longitude < 1e-4, "\(name): worst difference \(worst)")
     #expect(try file.values(of: message) == values.map { Double(Float($0)) }, "\(name)")
   }
+
+  /// A Gaussian grid of 4 rows that declares N = 16,642 parallels per hemisphere (the
+  /// fuzzer's input, whose latitudes took the reader past 10 s) is refused by its N at once.
+  @Test(.timeLimit(.minutes(1)))
+  func aGaussianGridOfAnImpossibleNIsRefused() throws {
+    let directory = SampleFiles.temporaryDirectory("grib-written")
+    defer { SampleFiles.remove(directory) }
+    let grid = GRIBTestGrid.regularGaussian(n: 16_642, width: 8, latitudes: [89.99, 89.98, 89.97, 89.96])
+    let path = "\(directory)/huge-n.grib2"
+    let values = [Double](repeating: 280, count: 32)
+    try GRIBWriter.write(
+      [try GRIBWriter.message(.temperature(reference: Self.reference, hours: 0, values: values), on: grid)], to: path)
+    let file = try GRIBFile(path: path)
+    let message = try #require(file.messages.first)
+    let error = #expect(throws: GRIBError.self) { try file.grid(of: message) }
+    #expect(
+      error?.description
+        == "\(path): message 1: N: N = 16642 parallels per hemisphere is more than the 5000 whose latitudes the reader computes"
+    )
+  }
 }
