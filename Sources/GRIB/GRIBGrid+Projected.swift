@@ -19,7 +19,15 @@ extension GRIBGrid {
       // cannot invert one (ecCodes 2.28, a Lambert grid whose true latitudes lie beyond the
       // poles) it frees its arrays twice, and grib_get_data itself dies of it. The same
       // projection on the sphere of the major axis is the check.
-      if case .spheroid(let major, _) = earth {
+      if case .spheroid(let major, let minor) = earth {
+        // The earth's axes, within 100 km of WGS 84's: with its scale factor missing, ecCodes
+        // reads a major axis's scaled value as metres (4.29e9 m), and its iterator fails on it.
+        guard (6_278_137...6_478_137).contains(major), (6_256_752...6_456_752).contains(minor), minor <= major
+        else {
+          throw GRIBError(
+            reason: "\(major) m × \(minor) m are not the earth's semi-axes", path: handle.path,
+            message: handle.message, key: "earthMajorAxisInMetres")
+        }
         _ = try spherical(handle, gridType: gridType, parameters: parameters, radius: major)
         // ecCodes' ellipsoidal Lambert also takes its origin's latitude from LaD, which the
         // spherical one does not read.

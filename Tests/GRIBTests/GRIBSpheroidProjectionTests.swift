@@ -19,6 +19,9 @@ import _TestSupport
   /// Its second: one byte changed, which makes LaD 567.6°. The spherical formulas do not
   /// read LaD; ecCodes' ellipsoidal Lambert takes its origin's latitude from it.
   static let latitudeOfOrigin: [(offset: Int, byte: UInt8)] = [(84, 0o41)]
+  /// Its third: three bytes that make the major axis's scale factor missing and its value
+  /// 4.29e9 m.
+  static let majorAxis: [(offset: Int, byte: UInt8)] = [(57, 0o377), (58, 0o377), (59, 0o222)]
 
   /// The sample with `mutation`, written to a fresh file.
   static func mutatedFile(_ mutation: [(offset: Int, byte: UInt8)]) throws -> String {
@@ -77,6 +80,31 @@ import _TestSupport
         exit(4)
       } catch let error as GRIBError {
         guard error.message == 1, error.key == "LaDInDegrees", error.reason.hasSuffix("is not a latitude") else {
+          exit(5)
+        }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The same for an earth whose major axis is 4.29 million km: an error naming it.
+  @Test(.timeLimit(.minutes(1)))
+  func anImpossibleEarthIsAnErrorNotACrash() async throws {
+    let path = try Self.mutatedFile(Self.majorAxis)
+    #expect(throws: ECCodesTools.ToolFailure.self) { try ECCodesTools.run("grib_get_data", [path]) }
+    let outcome = await #expect(processExitsWith: .success) {
+      guard
+        let path = try? GRIBSpheroidProjectionTests.mutatedFile(GRIBSpheroidProjectionTests.majorAxis),
+        let file = try? GRIBFile(path: path), let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.grid(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard error.message == 1, error.key == "earthMajorAxisInMetres", error.reason.hasSuffix("semi-axes") else {
           exit(5)
         }
       } catch {
