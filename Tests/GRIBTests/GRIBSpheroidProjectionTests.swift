@@ -114,4 +114,30 @@ import _TestSupport
     }
     #expect(outcome?.exitStatus == .exitCode(0))
   }
+
+  /// The same sample with its bits per value set to 16: 281,101 values of 16 bits declared
+  /// in a data section of 5 bytes. ecCodes' simple unpacking would read past the message
+  /// (a segmentation fault in the fuzzer); the decode is an error naming `bitsPerValue`.
+  @Test(.timeLimit(.minutes(1)))
+  func valuesThatDoNotFitTheirDataSectionAreAnErrorNotACrash() async throws {
+    let outcome = await #expect(processExitsWith: .success) {
+      guard
+        let path = try? GRIBSpheroidProjectionTests.mutatedFile([(195, 16)]),
+        let file = try? GRIBFile(path: path), let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.values(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard
+          error.key == "bitsPerValue",
+          error.reason == "281101 values of 16 bits do not fit in the data section's 0 bytes"
+        else { exit(5) }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
 }
