@@ -21,6 +21,7 @@ extension GRIBFile {
       if try handle.isDefined("missingValue") { try handle.set("missingValue", Self.missingMarker) }
       try handle.doubles("values", into: values)
     }
+    releasePages(of: message)
     for k in values.indices where values[k] == Self.missingMarker { values[k] = .nan }
   }
 

@@ -179,6 +179,23 @@ public final class GRIBFile: @unchecked Sendable {
     }.get()
   }
 
+  /// Drops the process's mapping of `message`'s pages (`MADV_DONTNEED`) once it is
+  /// decoded, so that a run's resident memory does not grow with the bytes of its files:
+  /// each decoded message would otherwise stay counted in the process's resident set until
+  /// the file closes. The mapping is private and never written, so a later read of those
+  /// pages (another message sharing a page, read on another thread) faults them in again
+  /// from the page cache with the same bytes.
+  func releasePages(of message: GRIBMessage) {
+    guard let base else { return }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard page > 0 else { return }
+    // Whole pages inside the message only: its neighbours' pages stay mapped.
+    let start = (message.byteOffset + page - 1) / page * page
+    let end = (message.byteOffset + message.byteCount) / page * page
+    guard start < end else { return }
+    _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+  }
+
   /// Runs `body` with a fresh handle on `message`, one of this file's.
   func withHandle<R>(_ message: GRIBMessage, _ body: (GRIBHandle) throws(GRIBError) -> R) throws(GRIBError) -> R {
     guard message.number >= 1, message.number <= messages.count, messages[message.number - 1] == message else {

@@ -176,14 +176,15 @@ public struct IngestCost: Sendable, Equatable {
     return sections + (sections / 65_536).rounded(.up) * 8
   }
 
-  /// Whether the file at `path` is NetCDF-4 (HDF5, chunked), by its signature; true when
-  /// it cannot be read, which costs the most.
+  /// Whether the file at `path` is NetCDF-4 (HDF5, chunked), by its signature; false for
+  /// classic NetCDF and GRIB; true when it cannot be read, which costs the most.
   public static func isChunked(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return true }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     // Classic and 64-bit-offset files begin "CDF" and a version byte; HDF5 "\u{89}HDF".
-    return !(head.count == 4 && head.prefix(3) == Data("CDF".utf8))
+    // GRIB files ("GRIB") are read through ecCodes, which keeps no chunk cache.
+    return !(head.count == 4 && (head.prefix(3) == Data("CDF".utf8) || head == Data("GRIB".utf8)))
   }
 
   /// The smallest power of two at or above `value` (at least 1).
@@ -237,11 +238,11 @@ extension IngestCost {
   /// run so far (`steps` steps, `levels` levels, every storable metric) exceeds
   /// `maxMemory`: a tiny file may declare a grid no machine can hold.
   static func requireGrid(
-    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String
+    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String, wholeFieldReads: Int = 0
   ) throws(IngestError) {
     try IngestCost(
       width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory,
-      chunked: isChunked(path)
+      chunked: isChunked(path), wholeFieldReads: wholeFieldReads
     ).require(store: nil, path: path)
   }
 

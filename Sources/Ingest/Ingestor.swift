@@ -117,7 +117,7 @@ public enum Ingestor {
         width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
         haloRows: plan.haloRows, budget: maxMemory,
-        chunked: convention != .grib && IngestCost.isChunked(plan.steps[0].path),
+        chunked: IngestCost.isChunked(plan.steps[0].path),
         wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0)
       try cost.require(store: options.store, path: plan.steps[0].path)
       costs.append(cost)

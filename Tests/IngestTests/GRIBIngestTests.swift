@@ -154,6 +154,52 @@ func gribGetData(_ path: String, count: Int) throws -> [(latitude: Double, longi
       }
     }
   }
+
+  /// `--map` names a GRIB parameter for a metric: NAM's sea-level pressure from the Eta
+  /// reduction (`mslet`, NCEP's 0/3/192) instead of `prmsl`, equal to grib_get_data's.
+  @Test func mapNamesTheGRIBParameterAMetricIsTakenFrom() throws {
+    let directory = SampleFiles.temporaryDirectory("grib-map")
+    defer { SampleFiles.remove(directory) }
+    let map = "\(directory)/map.json"
+    try Data(#"{"atm_press": {"variable": "0/3/192:meanSea"}}"#.utf8).write(to: URL(fileURLWithPath: map))
+    let report = try Ingestor.run(
+      [Self.nam],
+      options: .init(
+        store: "\(directory)/store", map: try VariableMap(path: map), precision: Metric.versionOneSteps))
+    let cube = try Cube(path: try #require(report.published.first).path)
+    let mslet = try gribGetData(Self.nam, count: 121)
+    let prmsl = try gribGetData(Self.nam, count: 1)
+    var differing = 0
+    for cell in stride(from: 0, to: mslet.count, by: 97) {
+      let location = try cube.locate(latitude: mslet[cell].latitude, longitude: mslet[cell].longitude, method: .nearest)
+      let value = try #require(try cube.value(try cube.metric("atm_press"), at: location, time: cube.time(ofStep: 0)))
+      #expect(abs(value - mslet[cell].value / 100) <= 0.0051)
+      if abs(value - prmsl[cell].value / 100) > 0.0051 { differing += 1 }
+    }
+    // The map made a difference: the two reductions differ at most cells.
+    #expect(differing > 10)
+  }
+
+  @Test func aMapEntryThatNamesNoGRIBParameterIsAnError() throws {
+    let directory = SampleFiles.temporaryDirectory("grib-map-bad")
+    defer { SampleFiles.remove(directory) }
+    let map = "\(directory)/map.json"
+    try Data(#"{"temp": {"variable": "0/0"}}"#.utf8).write(to: URL(fileURLWithPath: map))
+    #expect {
+      try Ingestor.run(
+        [Self.nam], options: .init(store: "\(directory)/store", map: try VariableMap(path: map)))
+    } throws: { error in
+      "\(error)".hasPrefix(
+        "\(map): temp: \"0/0\" names no GRIB parameter: give a shortName or discipline/category/number")
+    }
+    try Data(#"{"temp": {"variable": "0/0/99:heightAboveGround:2"}}"#.utf8).write(to: URL(fileURLWithPath: map))
+    #expect {
+      try Ingestor.run(
+        [Self.nam], options: .init(store: "\(directory)/store", map: try VariableMap(path: map)))
+    } throws: { error in
+      "\(error)" == "\(map): temp: no message in \(Self.nam) is 0/0/99:heightAboveGround:2"
+    }
+  }
 }
 
 /// A small deterministic generator for reproducible sample points.

@@ -14,10 +14,20 @@ enum GRIBConvention {
     _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
     let inventory = try GRIBInventory(paths, rows: try rows(map: map))
+    // A mapped parameter the run lacks is the operator's mistake, as a mapped CF variable
+    // that is not in the file is.
+    for (metric, entry) in (map?.entries ?? [:]).sorted(by: { $0.key < $1.key }) {
+      guard let map, let quantity = VariableMap.quantities[metric] else { continue }
+      guard inventory.quantities[quantity == "rain" ? "pr" : quantity] == nil else { continue }
+      throw IngestError(
+        path: map.path, variable: metric,
+        reason: "no message in \(paths.count == 1 ? paths[0] : "the run's \(paths.count) files") is \(entry.variable)")
+    }
     let grid = inventory.grid
     let firstPath = inventory.gridSource.file.path
     try IngestCost.requireGrid(
-      width: grid.width, height: grid.height, steps: 1, levels: 0, maxMemory: maxMemory, path: firstPath)
+      width: grid.width, height: grid.height, steps: 1, levels: 0, maxMemory: maxMemory, path: firstPath,
+      wholeFieldReads: IngestCost.gribFieldsDecoded)
     let input = InputGrid(
       path: firstPath, variables: "message \(inventory.gridSource.message.number): the grid's latitudes/longitudes",
       width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)

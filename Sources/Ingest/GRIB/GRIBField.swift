@@ -6,6 +6,11 @@ struct GRIBField: Sendable {
   let message: GRIBMessage
   /// To the row's unit (or its rate unit, for an average or a rate).
   let conversion: GRIBUnit.Conversion
+  /// Half the packing's step (2^binaryScaleFactor · 10^−decimalScaleFactor), converted:
+  /// how far a decoded value may lie from the one the producer computed. Read for
+  /// accumulations and averages, whose differences may fall below zero by this much; 0
+  /// for the rest.
+  var packingError = 0.0
 
   /// "nam.grib2 message 125", as errors and warnings name it.
   var place: String { "\(file.path) message \(message.number)" }

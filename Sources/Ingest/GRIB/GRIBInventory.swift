@@ -1,3 +1,4 @@
+import Foundation
 import GRIB
 import UTCTime
 
@@ -106,8 +107,9 @@ struct GRIBInventory: Sendable {
         let isRate = row.isWindowed && message.stepType != "accum"
         let conversion = try Self.conversion(
           file, message, to: isRate ? (row.rateUnit ?? row.unit) : row.unit, row: row, cache: &units)
-        let field = GRIBField(file: file, message: message, conversion: conversion)
+        var field = GRIBField(file: file, message: message, conversion: conversion)
         if isWindow {
+          field.packingError = Self.packingError(file, message, conversion: conversion)
           let window = Window(
             start: message.startStep, end: message.endStep, field: field, isAverage: message.stepType == "avg")
           // Accumulations and averages over the same window say the same: an accumulation
@@ -199,6 +201,18 @@ struct GRIBInventory: Sendable {
     guard abs(point.0 - first.0) <= 1e-4, longitudeDifference <= 1e-4 else {
       throw fail("its first point is at \(point.0), \(point.1), not at \(first.0), \(first.1)")
     }
+  }
+
+  /// Half the packing step of `message`, converted; 0 when the message does not say
+  /// (packings without scale factors).
+  private static func packingError(
+    _ file: GRIBFile, _ message: GRIBMessage, conversion: GRIBUnit.Conversion
+  ) -> Double {
+    guard let binary = try? file.long("binaryScaleFactor", of: message),
+      let decimal = try? file.long("decimalScaleFactor", of: message), abs(binary) < 200, abs(decimal) < 200
+    else { return 0 }
+    let step = pow(2, Double(binary)) / pow(10, Double(decimal))
+    return abs(step / 2 * conversion.multiply / conversion.divide)
   }
 
   /// The conversion of `message`'s values to `unit`, from ecCodes' `units` for it (read

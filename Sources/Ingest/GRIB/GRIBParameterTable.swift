@@ -159,7 +159,9 @@ struct GRIBParameterTable {
       level = value
     }
     let typeOfLevel = parts.count >= 2 && !parts[1].isEmpty ? parts[1] : nil
-    let codes = parts[0].split(separator: "/").map { Int($0) }
+    let codes = parts[0].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+    // A slash says codes: three whole numbers, or nothing.
+    guard codes.count == 1 || codes.count == 3 else { return nil }
     if codes.count == 3 {
       guard let d = codes[0], let c = codes[1], let n = codes[2] else { return nil }
       let parameter = GRIBParameter(discipline: d, category: c, number: n)

@@ -69,6 +69,12 @@ struct GRIBStepReader: Sendable {
         // An instant (one term, weight 1) is its converted value bit for bit: 0 + 1 · x = x.
         for cell in 0..<band.cells { sum[cell] += weight * conversion.apply(whole[first + cell]) }
       }
+      // A difference of accumulations packed to a step of their own may fall below zero
+      // by their packing errors where nothing fell: that is zero, not an implausible value.
+      let tolerance = terms.reduce(0) { $0 + abs($1.weight) * $1.field.packingError }
+      if tolerance > 0 {
+        for cell in 0..<band.cells where sum[cell] < 0 && sum[cell] >= -tolerance { sum[cell] = 0 }
+      }
       return sum
     }
   }
