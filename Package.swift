@@ -134,7 +134,7 @@ let package = Package(
       ]
     ),
     .target(
-      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest"],
+      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
     .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
     .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
@@ -204,4 +204,8 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
       .executableTarget(
         name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))
   }
+  // The GRIB path; its seeds come from the tests' GRIB writer (_TestSupport).
+  package.targets.append(
+    .executableTarget(
+      name: "FuzzGRIBFile", dependencies: ["FuzzSupport", "GRIB", "_TestSupport"], path: "Fuzz/Sources/FuzzGRIBFile"))
 }

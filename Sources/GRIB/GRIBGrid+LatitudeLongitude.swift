@@ -87,6 +87,11 @@ extension GRIBGrid {
     guard n >= 1, 2 * n >= height, 2 * n <= GRIBLimits.sides.upperBound else {
       throw fail("N = \(n) parallels per hemisphere cannot hold \(height) rows", key: "N")
     }
+    guard n <= GaussianLatitudes.largestN else {
+      throw fail(
+        "N = \(n) parallels per hemisphere is more than the \(GaussianLatitudes.largestN) whose latitudes the reader computes",
+        key: "N")
+    }
     let global = GaussianLatitudes.northToSouth(count: 2 * n)
     // The file rounds latitudes to a millionth of a degree (a thousandth in edition 1).
     guard

@@ -13,39 +13,36 @@ extension GRIBGrid {
   static func projected(
     _ handle: GRIBHandle, gridType: String, width: Int, height: Int, scanning: Scanning, earth: GRIBEarth
   ) throws(GRIBError) -> Coordinates {
-    func fail(_ reason: String, key: String) -> GRIBError {
-      GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
-    }
+    let parameters = try ProjectionParameters(handle, gridType: gridType)
     guard case .sphere(let radius) = earth else {
+      // ecCodes' iterator is asked only for parameters that describe a projection: when it
+      // cannot invert one (ecCodes 2.28, a Lambert grid whose true latitudes lie beyond the
+      // poles) it frees its arrays twice, and grib_get_data itself dies of it. The same
+      // projection on the sphere of the major axis is the check.
+      if case .spheroid(let major, let minor) = earth {
+        // The earth's axes, within 100 km of WGS 84's: with its scale factor missing, ecCodes
+        // reads a major axis's scaled value as metres (4.29e9 m), and its iterator fails on it.
+        guard (6_278_137...6_478_137).contains(major), (6_256_752...6_456_752).contains(minor), minor <= major
+        else {
+          throw GRIBError(
+            reason: "\(major) m × \(minor) m are not the earth's semi-axes", path: handle.path,
+            message: handle.message, key: "earthMajorAxisInMetres")
+        }
+        _ = try spherical(handle, gridType: gridType, parameters: parameters, radius: major)
+        // ecCodes' ellipsoidal Lambert also takes its origin's latitude from LaD, which the
+        // spherical one does not read.
+        if gridType == "lambert", let lad = try handle.optionalDouble("LaDInDegrees"), !(abs(lad) <= 90) {
+          throw GRIBError(
+            reason: "LaD \(lad)° is not a latitude", path: handle.path, message: handle.message, key: "LaDInDegrees")
+        }
+      }
       var coordinates = try iterated(handle, count: width * height)
       // Winds relative to the grid still turn by the projection's angle: the spheroid
       // changes where the cells lie, not the grid's orientation to within a few metres.
-      if let parameters = try? ProjectionParameters(handle, gridType: gridType) {
-        coordinates.frame = parameters.frame(spacing: parameters.dx)
-      }
+      coordinates.frame = parameters.frame(spacing: parameters.dx)
       return coordinates
     }
-    guard radius.isFinite, radius > 1_000 else {
-      throw fail("\(radius) m is not the radius of a sphere", key: "radius")
-    }
-    let parameters = try ProjectionParameters(handle, gridType: gridType)
-    guard parameters.dx.isFinite, parameters.dx > 0, parameters.dy.isFinite, parameters.dy > 0 else {
-      throw fail("spacings \(parameters.dx) m × \(parameters.dy) m are not positive", key: parameters.spacingKey)
-    }
-    let first = (
-      latitude: try handle.double("latitudeOfFirstGridPointInDegrees"),
-      longitude: try handle.double("longitudeOfFirstGridPointInDegrees")
-    )
-    let projection: MapProjection
-    do {
-      projection = try MapProjection(
-        kind: parameters.kind, truelat1: parameters.truelat1, truelat2: parameters.truelat2,
-        standardLongitude: parameters.standardLongitude, poleLatitude: .nan,
-        gridSpacing: parameters.dx * MapProjection.earthRadius / radius,
-        origin: first)
-    } catch {
-      throw fail("\(gridType) \(error)", key: parameters.spacingKey)
-    }
+    let projection = try spherical(handle, gridType: gridType, parameters: parameters, radius: radius)
     // Grid coordinates count cells east and north; a grid that scans the other way counts back.
     let (stepX, stepY) = (
       scanning.iNegative ? -1.0 : 1.0, (scanning.jPositive ? 1.0 : -1.0) * parameters.dy / parameters.dx
@@ -63,6 +60,35 @@ extension GRIBGrid {
     return Coordinates(
       latitudes: latitudes, longitudes: longitudes, projection: countsLikeProjection ? projection : nil,
       frame: parameters.frame(spacing: parameters.dx * MapProjection.earthRadius / radius))
+  }
+
+  /// The projection `parameters` describe on a sphere of `radius` metres, anchored on the
+  /// first point; an error names the key at fault.
+  private static func spherical(
+    _ handle: GRIBHandle, gridType: String, parameters: ProjectionParameters, radius: Double
+  ) throws(GRIBError) -> MapProjection {
+    func fail(_ reason: String, key: String) -> GRIBError {
+      GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
+    }
+    guard radius.isFinite, radius > 1_000 else {
+      throw fail("\(radius) m is not the radius of a sphere", key: "radius")
+    }
+    guard parameters.dx.isFinite, parameters.dx > 0, parameters.dy.isFinite, parameters.dy > 0 else {
+      throw fail("spacings \(parameters.dx) m × \(parameters.dy) m are not positive", key: parameters.spacingKey)
+    }
+    let first = (
+      latitude: try handle.double("latitudeOfFirstGridPointInDegrees"),
+      longitude: try handle.double("longitudeOfFirstGridPointInDegrees")
+    )
+    do {
+      return try MapProjection(
+        kind: parameters.kind, truelat1: parameters.truelat1, truelat2: parameters.truelat2,
+        standardLongitude: parameters.standardLongitude, poleLatitude: .nan,
+        gridSpacing: parameters.dx * MapProjection.earthRadius / radius,
+        origin: first)
+    } catch {
+      throw fail("\(gridType) \(error)", key: parameters.spacingKey)
+    }
   }
 
   /// ecCodes' own coordinates (its `latitudes` and `longitudes` keys), for a grid whose

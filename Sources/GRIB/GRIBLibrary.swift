@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Calls go through `CEcCodesGuard`, which turns an ecCodes assertion (which would abort
 /// the process; damaged input reaches some) into a failed call with the assertion's text.
-enum GRIBLibrary {
+package enum GRIBLibrary {
   private static let lock = Mutex<Void>(())
   /// What ecCodes logged during the current call. ecCodes reports some failures (a
   /// message it cannot parse) only through its log, so the log is kept for the error
@@ -53,6 +53,14 @@ enum GRIBLibrary {
         : withUnsafeBytes(of: guardState.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
       return Outcome(result: result, logged: log.withLock { $0 }, assertion: assertion)
     }
+  }
+
+  /// Runs `body` holding the lock every ecCodes call of this module takes, for code in the
+  /// package that calls ecCodes itself (the tests' GRIB writer): without it, a test that
+  /// writes GRIB while another reads it would use ecCodes' shared context from two threads.
+  /// `body` must not call into this module (the lock is not recursive).
+  package static func exclusively<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    try lock.withLock { _ throws(E) in try body() }
   }
 
   /// Runs `body` under the lock and turns a non-zero status, or an assertion, into

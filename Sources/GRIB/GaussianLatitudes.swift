@@ -3,6 +3,13 @@ import Foundation
 /// The latitudes of a Gaussian grid's rows: the arcsines of the roots of the Legendre
 /// polynomial of degree `count` (twice the rows per hemisphere, ecCodes' `N`).
 enum GaussianLatitudes {
+  /// The most parallels per hemisphere computed. The cost grows as N² (each of N roots
+  /// evaluates a polynomial of degree 2N a few times): a 298-byte message declaring
+  /// N = 16,642 for a grid of 4 rows kept the fuzzer's reader busy past its 10 s limit.
+  /// No model's regular Gaussian grid comes near it (GFS's T1534 has N = 768, ECMWF's
+  /// F1280 1,280), and N = 5,000 takes a fraction of a second.
+  static let largestN = 5_000
+
   /// The `count` Gaussian latitudes in degrees, north to south, found by Newton's method
   /// from the classical first guess cos(π(k + ¾)/(count + ½)), to the last bit.
   static func northToSouth(count: Int) -> [Double] {

@@ -1,0 +1,143 @@
+import Foundation
+import GRIB
+import Testing
+import _TestSupport
+
+/// A projected grid on a spheroid takes its coordinates from ecCodes' iterator, which
+/// (ecCodes 2.28) frees its arrays twice when it cannot invert the projection: ecCodes' own
+/// `grib_get_data` dies of a segmentation fault on such a message. The reader must refuse
+/// the parameters before the iterator sees them.
+@Suite struct GRIBSpheroidProjectionTests {
+  /// The grib_file fuzz target's finding: ZAMG's oblate Lambert sample with 24 bytes
+  /// changed (offset, new byte), which make its true latitudes 1734° and 1936° and LoV 3420°.
+  static let trueLatitudes: [(offset: Int, byte: UInt8)] = [
+    (87, 0o163), (88, 0o313), (89, 0o340), (90, 0o0), (102, 0o147), (103, 0o141), (104, 0o165), (105, 0o163),
+    (106, 0o163), (107, 0o151), (108, 0o141), (109, 0o156), (110, 0o137), (111, 0o162), (112, 0o145),
+    (113, 0o144), (114, 0o165), (115, 0o143), (116, 0o145), (117, 0o144), (139, 0o0), (140, 0o4), (141, 0o112),
+    (142, 0o2),
+  ]
+  /// Its second: one byte changed, which makes LaD 567.6°. The spherical formulas do not
+  /// read LaD; ecCodes' ellipsoidal Lambert takes its origin's latitude from it.
+  static let latitudeOfOrigin: [(offset: Int, byte: UInt8)] = [(84, 0o41)]
+  /// Its third: three bytes that make the major axis's scale factor missing and its value
+  /// 4.29e9 m.
+  static let majorAxis: [(offset: Int, byte: UInt8)] = [(57, 0o377), (58, 0o377), (59, 0o222)]
+
+  /// The sample with `mutation`, written to a fresh file.
+  static func mutatedFile(_ mutation: [(offset: Int, byte: UInt8)]) throws -> String {
+    var bytes = [UInt8](
+      try Data(contentsOf: URL(fileURLWithPath: ECCodesTools.sample("no-radius-shapeOfEarth-7.grb2"))))
+    for (offset, byte) in mutation { bytes[offset] = byte }
+    let path = SampleFiles.temporaryDirectory("grib-spheroid") + "/lambert.grb2"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// In a child process, so that a regression kills the child and not the test run: the
+  /// grid is an error naming the message and the spacing key, and ecCodes' iterator is
+  /// never reached. ecCodes' own tool crashes on the same file, which shows the input
+  /// reaches the bug.
+  @Test(.timeLimit(.minutes(1)))
+  func impossibleTrueLatitudesOnASpheroidAreAnErrorNotACrash() async throws {
+    let path = try Self.mutatedFile(Self.trueLatitudes)
+    let keys = try ECCodesTools.keys(["Latin1InDegrees"], of: path)
+    #expect(keys.first?["Latin1InDegrees"] == "1734.440307", "\(keys)")
+    #expect(throws: ECCodesTools.ToolFailure.self) { try ECCodesTools.run("grib_get_data", [path]) }
+
+    let outcome = await #expect(processExitsWith: .success) {
+      guard let path = try? GRIBSpheroidProjectionTests.mutatedFile(GRIBSpheroidProjectionTests.trueLatitudes),
+        let file = try? GRIBFile(path: path),
+        let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.grid(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard error.message == 1, error.key == "DxInMetres", error.reason.hasPrefix("lambert ") else { exit(5) }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The same for an impossible LaD: an error naming `LaDInDegrees`.
+  @Test(.timeLimit(.minutes(1)))
+  func anImpossibleLatitudeOfOriginOnASpheroidIsAnErrorNotACrash() async throws {
+    let path = try Self.mutatedFile(Self.latitudeOfOrigin)
+    let keys = try ECCodesTools.keys(["LaDInDegrees"], of: path)
+    #expect(keys.first?["LaDInDegrees"] == "567.593696", "\(keys)")
+    #expect(throws: ECCodesTools.ToolFailure.self) { try ECCodesTools.run("grib_get_data", [path]) }
+
+    let outcome = await #expect(processExitsWith: .success) {
+      guard
+        let path = try? GRIBSpheroidProjectionTests.mutatedFile(GRIBSpheroidProjectionTests.latitudeOfOrigin),
+        let file = try? GRIBFile(path: path), let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.grid(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard error.message == 1, error.key == "LaDInDegrees", error.reason.hasSuffix("is not a latitude") else {
+          exit(5)
+        }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The same for an earth whose major axis is 4.29 million km: an error naming it.
+  @Test(.timeLimit(.minutes(1)))
+  func anImpossibleEarthIsAnErrorNotACrash() async throws {
+    let path = try Self.mutatedFile(Self.majorAxis)
+    #expect(throws: ECCodesTools.ToolFailure.self) { try ECCodesTools.run("grib_get_data", [path]) }
+    let outcome = await #expect(processExitsWith: .success) {
+      guard
+        let path = try? GRIBSpheroidProjectionTests.mutatedFile(GRIBSpheroidProjectionTests.majorAxis),
+        let file = try? GRIBFile(path: path), let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.grid(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard error.message == 1, error.key == "earthMajorAxisInMetres", error.reason.hasSuffix("semi-axes") else {
+          exit(5)
+        }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The same sample with its bits per value set to 16: 281,101 values of 16 bits declared
+  /// in a data section of 5 bytes. ecCodes' simple unpacking would read past the message
+  /// (a segmentation fault in the fuzzer); the decode is an error naming `bitsPerValue`.
+  @Test(.timeLimit(.minutes(1)))
+  func valuesThatDoNotFitTheirDataSectionAreAnErrorNotACrash() async throws {
+    let outcome = await #expect(processExitsWith: .success) {
+      guard
+        let path = try? GRIBSpheroidProjectionTests.mutatedFile([(195, 16)]),
+        let file = try? GRIBFile(path: path), let message = file.messages.first
+      else { exit(3) }
+      do {
+        _ = try file.values(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        guard
+          error.key == "bitsPerValue",
+          error.reason == "281101 values of 16 bits do not fit in the data section's 0 bytes"
+        else { exit(5) }
+      } catch {
+        exit(6)
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+}
