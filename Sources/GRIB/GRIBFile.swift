@@ -189,13 +189,12 @@ public final class GRIBFile: @unchecked Sendable {
   /// from the page cache with the same bytes.
   func releasePages(of message: GRIBMessage) {
     guard let base else { return }
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-    guard page > 0 else { return }
+    let page = Posix.pageSize
     // Whole pages inside the message only: its neighbours' pages stay mapped.
     let start = (message.byteOffset + page - 1) / page * page
     let end = (message.byteOffset + message.byteCount) / page * page
     guard start < end else { return }
-    _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    Posix.discardPages(UnsafeMutableRawPointer(mutating: base + start), bytes: end - start)
   }
 
   /// Runs `body` with a fresh handle on `message`, one of this file's.

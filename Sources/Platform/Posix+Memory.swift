@@ -20,6 +20,13 @@ extension Posix {
     guard system_msync(mapping, bytes) == 0 else { throw .current("msync") }
   }
 
+  /// `madvise(2)` with `MADV_DONTNEED`: the process lets go of a mapping's pages, which a
+  /// later read faults in again from the file. For a private mapping that was never written
+  /// that gives the same bytes; it is only advice, so it does not throw.
+  public static func discardPages(_ mapping: UnsafeMutableRawPointer, bytes: Int) {
+    _ = system_discardPages(mapping, bytes)
+  }
+
   /// `memcmp(3)` of `count` bytes: whether they are the same, at the C library's speed.
   public static func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
     system_memcmp(first, second, count) == 0

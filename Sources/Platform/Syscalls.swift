@@ -92,6 +92,10 @@ func system_munmap(_ mapping: UnsafeMutableRawPointer, _ bytes: Int) -> Int32 { 
 
 func system_msync(_ mapping: UnsafeMutableRawPointer, _ bytes: Int) -> Int32 { msync(mapping, bytes, MS_SYNC) }
 
+func system_discardPages(_ mapping: UnsafeMutableRawPointer, _ bytes: Int) -> Int32 {
+  madvise(mapping, bytes, Int32(MADV_DONTNEED))
+}
+
 func system_memcmp(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ count: Int) -> Int32 {
   memcmp(first, second, count)
 }

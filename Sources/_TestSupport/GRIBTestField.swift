@@ -1,5 +1,5 @@
 import CEcCodes
-import Glibc
+import UTCTime
 
 /// One field for `GRIBWriter`: the parameter, its level, the run it belongs to, its step
 /// and its values in the message's order (the order `GRIBWriter.coordinates` gives).
@@ -98,17 +98,18 @@ public struct GRIBTestField: Sendable {
     case .instant: template = 0
     case .accumulation, .average: template = 8
     }
-    var time = time_t(reference)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    let date = Int(parts.tm_year + 1900) * 10_000 + Int(parts.tm_mon + 1) * 100 + Int(parts.tm_mday)
+    let seconds = Int(reference)
+    let secondsOfDay = ((seconds % 86_400) + 86_400) % 86_400
+    let (year, month, day) = UTC.civil(fromDays: (seconds - secondsOfDay) / 86_400)
+    let date = year * 10_000 + month * 100 + day
+    let hhmm = secondsOfDay / 3600 * 100 + secondsOfDay % 3600 / 60
     var keys: [(String, GRIBKeyValue)] = centre.map { [("centre", .text($0))] } ?? []
     keys += [
       ("productDefinitionTemplateNumber", .integer(template)),
       ("discipline", .integer(parameter.discipline)),
       ("parameterCategory", .integer(parameter.category)), ("parameterNumber", .integer(parameter.number)),
       ("typeOfLevel", .text(typeOfLevel)), ("level", .integer(level)),
-      ("dataDate", .integer(date)), ("dataTime", .integer(Int(parts.tm_hour) * 100 + Int(parts.tm_min))),
+      ("dataDate", .integer(date)), ("dataTime", .integer(hhmm)),
       ("stepUnits", .integer(1)),
     ]
     switch step {
