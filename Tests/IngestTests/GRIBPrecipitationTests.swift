@@ -50,10 +50,7 @@ import _TestSupport
   /// WMO's total precipitation (0/1/8, kg m⁻²) from a centre whose ecCodes tables have no
   /// name for it (ECMWF's and DWD's: `shortName` and `units` are "unknown"): its unit is
   /// the WMO table's whatever the centre.
-  @Test(
-    .disabled(
-      "the ingest takes the unit of 0/1/8 from ecCodes' units key, which is \"unknown\" under centres ecmf and edzw"))
-  func totalPrecipitationFromACentreEcCodesDoesNotNameIsStillMillimetres() throws {
+  @Test func totalPrecipitationFromACentreEcCodesDoesNotNameIsStillMillimetres() throws {
     try check(.fromStart, centre: "ecmf")
   }
 

@@ -223,11 +223,17 @@ struct GRIBInventory: Sendable {
   ) throws(IngestError) -> GRIBUnit.Conversion {
     let key = "\(message.parameterID) \(message.shortName) \(unit.rawValue)"
     if let known = cache[key] { return known }
-    let units: String
+    var units: String
     do {
       units = try file.string("units", of: message)
     } catch {
       throw IngestError(error)
+    }
+    // A WMO parameter whose centre's tables ecCodes has no units for is in the WMO's unit.
+    if units == "unknown", let parameter = message.parameter, parameter.category < 192, parameter.number < 192,
+      let wmo = GRIBParameterTable.wmoUnits[parameter]
+    {
+      units = wmo
     }
     guard let conversion = unit.conversion(from: units) else {
       throw IngestError(

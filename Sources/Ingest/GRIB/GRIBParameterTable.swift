@@ -109,6 +109,36 @@ struct GRIBParameterTable {
     row("lsm", ["lsm", "land"], [(2, 0, 0)], "surface", nil, .fraction),
   ]
 
+  /// The units of WMO code table 4.2 for the WMO parameters the rows name, spelt as ecCodes
+  /// spells units: what a message of one of them is in when ecCodes has no units for it
+  /// under its centre. ECMWF's and DWD's tables leave 0/1/8 "unknown", yet a number below
+  /// 192 is the WMO's parameter, in the WMO's unit, whichever centre wrote it.
+  static let wmoUnits: [GRIBParameter: String] = [
+    GRIBParameter(discipline: 0, category: 0, number: 0): "K",
+    GRIBParameter(discipline: 0, category: 0, number: 6): "K",
+    GRIBParameter(discipline: 0, category: 1, number: 0): "kg kg**-1",
+    GRIBParameter(discipline: 0, category: 1, number: 1): "%",
+    GRIBParameter(discipline: 0, category: 1, number: 7): "kg m**-2 s**-1",
+    GRIBParameter(discipline: 0, category: 1, number: 8): "kg m**-2",
+    GRIBParameter(discipline: 0, category: 1, number: 10): "kg m**-2",
+    GRIBParameter(discipline: 0, category: 1, number: 37): "kg m**-2 s**-1",
+    GRIBParameter(discipline: 0, category: 1, number: 52): "kg m**-2 s**-1",
+    GRIBParameter(discipline: 0, category: 1, number: 53): "kg m**-2 s**-1",
+    GRIBParameter(discipline: 0, category: 2, number: 2): "m s**-1",
+    GRIBParameter(discipline: 0, category: 2, number: 3): "m s**-1",
+    GRIBParameter(discipline: 0, category: 2, number: 22): "m s**-1",
+    GRIBParameter(discipline: 0, category: 3, number: 0): "Pa",
+    GRIBParameter(discipline: 0, category: 3, number: 1): "Pa",
+    GRIBParameter(discipline: 0, category: 3, number: 4): "m**2 s**-2",
+    GRIBParameter(discipline: 0, category: 3, number: 5): "gpm",
+    GRIBParameter(discipline: 0, category: 4, number: 7): "W m**-2",
+    GRIBParameter(discipline: 0, category: 6, number: 1): "%",
+    GRIBParameter(discipline: 0, category: 7, number: 10): "K",
+    GRIBParameter(discipline: 0, category: 7, number: 11): "K",
+    GRIBParameter(discipline: 0, category: 19, number: 0): "m",
+    GRIBParameter(discipline: 2, category: 0, number: 0): "Proportion",
+  ]
+
   /// The quantity keys that are terrain, read once rather than at every step.
   static let terrainKeys: Set<String> = ["orog", "lsm"]
 
