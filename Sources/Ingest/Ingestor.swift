@@ -113,6 +113,13 @@ public enum Ingestor {
       // once: the warning, the cube's record and its locator index share the outcome.
       let (plan, geometry) = prepared(
         conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
+      if let problem = geometry.unlocatable {
+        throw IngestError(
+          path: plan.steps[0].path,
+          reason:
+            "no locator can find points on this grid: it is not an evenly spaced latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
+        )
+      }
       let cost = IngestCost(
         width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,

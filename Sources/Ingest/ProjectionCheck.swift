@@ -46,6 +46,11 @@ enum ProjectionCheck {
     /// that a reader maps it rather than building it again; nil for a moving grid, or a
     /// grid that gets the generic curvilinear locator (`LocatorIndex`).
     let locatorIndex: [UInt8]?
+    /// Why no locator can find points on the grid, when neither a regular lattice's nor the
+    /// projection's does and the generic one refuses it (a global grid whose rows are not
+    /// evenly spaced, such as a Gaussian one); nil otherwise. A cube of such a grid would not
+    /// open, so ingest refuses it instead of publishing it.
+    let unlocatable: String?
   }
 
   /// A projection code as a cube stores it: 0 (unknown) unless the attribute holds a whole
@@ -63,8 +68,12 @@ enum ProjectionCheck {
     var warning: String?
     var locates = true
     var index: [UInt8]?
+    var unlocatable: String?
     for (number, (latitudes, longitudes)) in positions.enumerated() {
       let position = check(plan, latitudes: latitudes, longitudes: longitudes, names: names)
+      if unlocatable == nil, let problem = position.unlocatable {
+        unlocatable = number == 0 ? problem : "grid position \(number): \(problem)"
+      }
       if warning == nil, let found = position.warning {
         warning = number == 0 ? found : "grid position \(number): \(found)"
       }
@@ -75,17 +84,17 @@ enum ProjectionCheck {
       // grid has no index: nothing more to learn.
       if plan.motion != nil, plan.projection.code == 0 { break }
     }
-    return Outcome(warning: warning, locatesEveryCell: locates, locatorIndex: index)
+    return Outcome(warning: warning, locatesEveryCell: locates, locatorIndex: index, unlocatable: unlocatable)
   }
 
   /// One position's outcome.
   private static func check(
     _ plan: IngestPlan, latitudes: [Float], longitudes: [Float], names: Names
-  ) -> (warning: String?, locates: Bool, index: [UInt8]?) {
+  ) -> (warning: String?, locates: Bool, index: [UInt8]?, unlocatable: String?) {
     guard
       let grid = try? CurvilinearGrid(
         width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
-    else { return (nil, false, nil) }
+    else { return (nil, false, nil, nil) }
     let lattice = RegularLatLonLocator(grid: grid)
     let tried = analytic(for: plan, grid: grid, names: names)
     // A lattice has a locator of its own, whatever its projection says.
@@ -93,7 +102,16 @@ enum ProjectionCheck {
     let locator =
       lattice.map { GridLocator(grid: grid, regular: $0) }
       ?? tried.locator.map { GridLocator(grid: grid, analytic: $0) }
-    return (warning, tried.problem == nil, locator.flatMap(LocatorIndex.init)?.encoded)
+    // Neither: readers build the generic locator over the cells, which must accept the grid.
+    var unlocatable: String?
+    if locator == nil {
+      do {
+        _ = try CellLocator(grid: grid)
+      } catch {
+        unlocatable = reason(error)
+      }
+    }
+    return (warning, tried.problem == nil, locator.flatMap(LocatorIndex.init)?.encoded, unlocatable)
   }
 
   /// The analytic locator of the plan's projection over `grid`, or why it cannot locate

@@ -122,6 +122,33 @@ import _TestSupport
     try checkLookups(name: "regular_gg global N24", grid: grid, global: true, seed: 99)
   }
 
+  /// Until a global Gaussian grid has a locator, ingest refuses it, saying why, rather than
+  /// publishing a cube that no reader could open.
+  @Test func aGridNoLocatorCanSearchIsRefusedAtIngestAndNothingIsPublished() throws {
+    let directory = SampleFiles.temporaryDirectory("grib-gaussian")
+    defer { SampleFiles.remove(directory) }
+    let grid = GRIBTestGrid.regularGaussian(n: 24, width: 96, latitudes: try GRIBWriter.gaussianLatitudes(24))
+    let (latitudes, _) = try GRIBWriter.coordinates(of: grid)
+    let path = "\(directory)/step0.grib2"
+    try GRIBWriter.write(
+      [
+        try GRIBWriter.message(
+          .temperature(reference: Self.reference, hours: 0, values: latitudes.indices.map { Self.kelvin($0, 0) }),
+          on: grid)
+      ], to: path)
+    do {
+      let report = try Ingestor.run([path], options: .init(store: "\(directory)/store"))
+      Issue.record("published \(report.published.map(\.path))")
+    } catch {
+      #expect(error.path == path)
+      #expect(error.reason.hasPrefix("no locator can find points on this grid: it is not an evenly spaced"))
+      #expect(error.reason.hasSuffix("the grid spans more than a hemisphere around its centre cell"))
+    }
+    let cubes = FileManager.default.enumerator(atPath: "\(directory)/store")?.compactMap { $0 as? String }
+      .filter { $0.hasSuffix(".cube") }
+    #expect(cubes ?? [] == [])
+  }
+
   func checkLookups(name: String, grid: GRIBTestGrid, global: Bool, seed: UInt64) throws {
     let directory = SampleFiles.temporaryDirectory("grib-grid")
     defer { SampleFiles.remove(directory) }
