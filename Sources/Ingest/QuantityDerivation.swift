@@ -58,7 +58,7 @@ struct QuantityDerivation: Sendable {
     let humidity = has("rh") || (has("t") && has("td")) || (has("t") && has("q") && has("sp"))
     offer(.temp, if: has("t"))
     offer(.hum, if: humidity)
-    offer(.dewPoint, if: has("td") || (has("q") && has("sp")))
+    offer(.dewPoint, if: has("td") || (has("q") && has("sp")) || (has("t") && has("rh")))
     // An amount only says how much fell since the previous step when steps are hourly.
     rainIsFlux = has("pr")
     offer(.rain, if: rainIsFlux || (has("tp") && stepSeconds == 3600))
@@ -178,9 +178,16 @@ struct QuantityDerivation: Sendable {
     }
   }
 
-  /// 2 m dew point (°C): the input's, else from specific humidity and surface pressure.
+  /// 2 m dew point (°C): the input's, else from specific humidity and surface pressure,
+  /// else from temperature and relative humidity (as NCEP's NAM and HRRR give them).
   private func dewPoint(_ read: (String) throws(IngestError) -> [Double]) throws(IngestError) -> [Double] {
     if available.contains("td") { return try read("td") }
+    if !(available.contains("q") && available.contains("sp")) {
+      let (t, rh) = (try read("t"), try read("rh"))
+      return zip(t, rh).map { t, rh in
+        Thermodynamics.dewPoint(kelvin: t + Thermodynamics.kelvinOffset, relativeHumidity: rh)
+      }
+    }
     let (q, p) = (try read("q"), try read("sp"))
     return zip(q, p).map { q, p in
       Thermodynamics.dewPoint(mixingRatio: Self.mixingRatio(specificHumidity: q), pascal: p * 100)

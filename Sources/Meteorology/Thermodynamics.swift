@@ -27,6 +27,15 @@ public enum Thermodynamics {
     return (243.5 * lnE - 440.8) / (19.48 - lnE)
   }
 
+  /// Dew point in °C from temperature (K) and relative humidity (%), by the same inversion
+  /// of Bolton's formula: the vapour pressure is RH/100 of the saturation pressure at the
+  /// temperature, floored at 0.001 hPa so that dry air stays finite.
+  public static func dewPoint(kelvin t: Double, relativeHumidity rh: Double) -> Double {
+    let e = max(min(max(rh, 0), 100) / 100 * saturationVapourPressure(kelvin: t), 0.001)
+    let lnE = log(e)
+    return (243.5 * lnE - 440.8) / (19.48 - lnE)
+  }
+
   /// Sea-level pressure in hPa from surface pressure (Pa), terrain height (m) and T2 (K),
   /// reducing through a standard-atmosphere lapse rate of 6.5 K/km.
   public static func seaLevelPressure(pascal p: Double, height h: Double, kelvin t: Double) -> Double {

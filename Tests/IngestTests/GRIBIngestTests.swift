@@ -29,7 +29,9 @@ func gribGetData(_ path: String, count: Int) throws -> [(latitude: Double, longi
     let published = try #require(report.published.first)
     #expect(published.path == "\(store)/ncep/lcc93x65/2018091700.cube")
     #expect(published.steps == 1)
-    for metric in ["temp", "hum", "rain", "wind_u", "wind_v", "atm_press", "sfc_press", "wind_gusts", "weather_code"] {
+    for metric in [
+      "temp", "hum", "dew_point", "rain", "wind_u", "wind_v", "atm_press", "sfc_press", "wind_gusts", "weather_code",
+    ] {
       #expect(published.metrics.contains(metric), "\(metric) missing from \(published.metrics)")
     }
     // Lambert on a sphere, counting cells as the projection does: the analytic locator.
@@ -56,6 +58,11 @@ func gribGetData(_ path: String, count: Int) throws -> [(latitude: Double, longi
       }
       #expect(abs(try value("temp") - (t[cell].value - 273.15)) <= 0.0051)
       #expect(abs(try value("hum") - min(rh[cell].value, 100)) <= 0.0051)
+      // NAM gives no dew point: from 2t and 2r, the dew point's saturation pressure is RH
+      // of the temperature's (Bolton's es = 6.112 exp(17.67 T / (T + 243.5)), T in °C).
+      let es = { (celsius: Double) in 6.112 * exp(17.67 * celsius / (celsius + 243.5)) }
+      let ratio = es(try value("dew_point")) / es(t[cell].value - 273.15)
+      #expect(abs(ratio - min(rh[cell].value, 100) / 100) <= 0.002, "cell \(cell): \(ratio), RH \(rh[cell].value)")
       #expect(abs(try value("atm_press") - prmsl[cell].value / 100) <= 0.0051)
       // Version 1 stores surface pressure at 0.02 hPa.
       #expect(abs(try value("sfc_press") - sp[cell].value / 100) <= 0.0101)

@@ -58,6 +58,21 @@ import Testing
 
   /// An unknown input gives an unknown value, never the cap or a default: `min`/`max`
   /// would otherwise drop the NaN.
+  /// The dew point from temperature and relative humidity has RH of the temperature's
+  /// saturation pressure (Bolton's es, typed here), and saturated air's is its temperature.
+  @Test func dewPointFromRelativeHumidityHasThatShareOfTheSaturationPressure() {
+    let es = { (celsius: Double) in 6.112 * exp(17.67 * celsius / (celsius + 243.5)) }
+    for celsius in stride(from: -40.0, through: 45, by: 5) {
+      for rh in [3.0, 10, 25, 50, 75, 90, 100] {
+        let td = Thermodynamics.dewPoint(kelvin: celsius + 273.15, relativeHumidity: rh)
+        #expect(td <= celsius + 1e-3, "\(celsius) °C, \(rh) %: \(td)")
+        #expect(abs(es(td) / es(celsius) - rh / 100) <= 1e-3 * rh / 100, "\(celsius) °C, \(rh) %: \(td)")
+      }
+    }
+    // Bone-dry air stays finite, at the 0.001 hPa floor.
+    #expect(Thermodynamics.dewPoint(kelvin: 293.15, relativeHumidity: 0).isFinite)
+  }
+
   @Test func unknownInputsStayUnknown() {
     #expect(
       ApparentTemperature.celsius(temperature: 20, relativeHumidity: 50, windSpeed10m: 2, shortwave: .nan).isNaN)

@@ -188,7 +188,7 @@ struct CFDerivation {
         missing: [
           .temp: "2 m air_temperature (t2m, TMP_2maboveground, …)",
           .hum: "2 m relative_humidity, or temperature and dew point,",
-          .dewPoint: "2 m dew_point_temperature (d2m, …)",
+          .dewPoint: "2 m dew_point_temperature (d2m, …), or temperature and relative humidity,",
           .rain: "precipitation_flux (or an hourly precipitation_amount)",
           .cloud: "cloud_area_fraction (tcc, …)",
           .atmPress: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)",

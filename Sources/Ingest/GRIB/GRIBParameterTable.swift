@@ -146,7 +146,7 @@ struct GRIBParameterTable {
   static let missing: [Metric: String] = [
     .temp: "2t (0/0/0 heightAboveGround 2)",
     .hum: "2r (0/1/1 heightAboveGround 2), or 2t with 2d (0/0/6) or with 2sh (0/1/0) and sp,",
-    .dewPoint: "2d (0/0/6 heightAboveGround 2), or 2sh (0/1/0) and sp,",
+    .dewPoint: "2d (0/0/6 heightAboveGround 2), or 2sh (0/1/0) and sp, or 2t and 2r (0/1/1),",
     .rain: "tp or prate (0/1/8, 0/1/52 or 0/1/7 surface)",
     .cloud: "tcc (0/6/1 atmosphere or entireAtmosphere)",
     .atmPress: "prmsl or msl (0/3/1 or 0/3/0 meanSea)",
