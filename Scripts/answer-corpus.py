@@ -91,7 +91,8 @@ def corpus(today, june="2026-06-20"):
         add(f"/v1/forecast?latitude={lat}&longitude={lon}&hourly={hourly}&daily={daily}&{base}&format=csv")
     for hourly in hourly_sets:
         add(f"/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly={hourly}&{base}&timeformat=unixtime")
-        add(f"/v1/forecast?latitude=38.7223&longitude=-9.1393&minutely_15={hourly}&start_minutely_15=2026-06-20T06:00&end_minutely_15=2026-06-20T12:00")
+        # Quarter hours from now, answered by the run of today.
+        add(f"/v1/forecast?latitude=38.7223&longitude=-9.1393&minutely_15={hourly}&forecast_minutely_15=16&past_minutely_15=4")
     for units in [
         "temperature_unit=fahrenheit",
         "wind_speed_unit=ms",
