@@ -56,7 +56,8 @@ final class LiveServer: Sendable {
   /// while serving, which the store's refresh service brings in at its next wake. The
   /// deadline only guards against a hang; it is no measure of how soon.
   func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(300)
+    // Long: in a full run on two cores the server's tasks may wait behind most of the suite.
+    let deadline = ContinuousClock.now + .seconds(1800)
     while try await !condition() {
       guard ContinuousClock.now < deadline else { throw HTTPTestError.neverHappened(what) }
       try await Task.sleep(for: .milliseconds(20))
