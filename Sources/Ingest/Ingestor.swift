@@ -117,7 +117,7 @@ public enum Ingestor {
         throw IngestError(
           path: plan.steps[0].path,
           reason:
-            "no locator can find points on this grid: it is not an evenly spaced latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
+            "no locator can find points on this grid: it is not a latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
         )
       }
       let cost = IngestCost(
