@@ -85,16 +85,21 @@ let package = Package(
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",
-      dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV"]),
+      dependencies: [
+        "Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV", "JSONOutput",
+      ]),
     .target(
       name: "ForecastOutput",
-      dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
+      dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings", "JSONOutput"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
     .target(
       name: "Meteogram",
       dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
+    // The one JSON writer and decimal formatter of every answer: no dependency, so that every
+    // face, CAP and the legends can share it without depending on one another.
+    .target(name: "JSONOutput"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
     .target(name: "XMLText"),
     // The stable FNV-1a digest behind CAP identifiers and the pictures' ETags.
@@ -104,6 +109,7 @@ let package = Package(
       name: "MapTiles",
       dependencies: [
         "PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter", "XMLText", "FNV",
+        "JSONOutput",
       ]),
     .target(
       name: "HTTPService",
@@ -154,6 +160,7 @@ let package = Package(
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["PointQuery", "Store", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+    .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"]),
     .testTarget(
       name: "WarningsTests",
       dependencies: [

@@ -77,6 +77,9 @@ public struct Provenance: Sendable, Hashable {
     absent = source.cube.absentMetrics
   }
 
+  /// Whether this source's cube answers every catalogue metric.
+  public var answersEveryMetric: Bool { absent.isEmpty }
+
   /// Whether this source's cube answers `metric`.
   public func answers(_ metric: Metric) -> Bool { !absent.contains(metric) }
 

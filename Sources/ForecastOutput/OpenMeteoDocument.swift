@@ -169,10 +169,10 @@ extension OpenMeteoDocument {
 
     if let first = sources.all.first {
       out.key("cell")
-      out.raw(ForecastDocument.cell(first))
+      out.cell(first)
     }
     out.key("sources")
-    out.raw(JSONText.array(sources.all.map(ForecastDocument.source)))
+    out.array(sources.all) { out, source in out.source(source) }
 
     if let block = answer.current, let current {
       writeCurrent(block, sources: current, into: &out)
@@ -324,11 +324,13 @@ extension OpenMeteoDocument {
     }
     out.byte(UInt8(ascii: "}"))
     out.key("daily_sources")
-    out.raw(JSONText.array(sources.map { JSONText.array($0.map(String.init)) }))
+    out.array(sources) { out, indices in out.array(indices) { out, index in out.integer(Int64(index)) } }
   }
 
   /// Why each metric asked for is null from some of `sources`.
   func unavailable(_ sources: [Provenance]) -> [(String, String)] {
+    // Most answers come from cubes that hold every metric: the list asked for is not made.
+    guard !sources.allSatisfy(\.answersEveryMetric) else { return [] }
     let query = answer.query
     let asked =
       (query.current + query.minutely15 + query.hourly).flatMap(\.quantity.inputs)
