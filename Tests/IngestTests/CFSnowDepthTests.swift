@@ -17,15 +17,8 @@ import _TestSupport
   static func write(_ path: String, _ fields: [(String, String?, String, (Int) -> Double)]) throws {
     let file = try NCFile.create(path, format: .netcdf4)
     defer { file.close() }
-    try file.defineDimension("time", length: nil)
-    try file.defineDimension("latitude", length: lats.count)
-    try file.defineDimension("longitude", length: lons.count)
-    try file.defineVariable("time", type: .int, dimensions: ["time"])
-    try file.setAttribute("units", .text("hours since 2026-01-31 00:00:00"), on: "time")
-    try file.defineVariable("latitude", type: .float, dimensions: ["latitude"])
-    try file.setAttribute("units", .text("degrees_north"), on: "latitude")
-    try file.defineVariable("longitude", type: .float, dimensions: ["longitude"])
-    try file.setAttribute("units", .text("degrees_east"), on: "longitude")
+    try defineCFAxes(
+      file, latitudes: lats.count, longitudes: lons.count, timeUnits: "hours since 2026-01-31 00:00:00")
     let all = [("t2m", nil, "K", { (_: Int) in 270.0 })] + fields
     for (name, standardName, units, _) in all {
       try file.defineVariable(name, type: .double, dimensions: ["time", "latitude", "longitude"])
