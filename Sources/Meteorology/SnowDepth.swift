@@ -7,10 +7,15 @@ public enum SnowDepth {
   /// settled snow. A choice, not a measurement: ingest warns when it uses it.
   public static let fallbackDensity = 250.0
 
-  /// Depth in metres of `waterEquivalent` mm (kg/m²) of snow at `density` kg/m³ (the
-  /// fallback where nil or not a density); NaN stays NaN, and no snow is 0 m.
+  /// Depth in metres of `waterEquivalent` mm (kg/m²) of snow at `density` kg/m³, or at
+  /// the fallback density where the model gives none (nil). A density the model gives but
+  /// that is unknown in this cell (not a positive number) makes the depth unknown: the
+  /// fallback stands in for a missing field, not for a bad value. NaN stays NaN, and no snow
+  /// is 0 m.
   public static func metres(waterEquivalent: Double, density: Double? = nil) -> Double {
-    let rho = density.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? fallbackDensity
+    guard waterEquivalent.isFinite else { return .nan }
+    let rho = density ?? fallbackDensity
+    guard rho.isFinite, rho > 0 else { return .nan }
     return max(waterEquivalent, 0) / rho
   }
 }
