@@ -76,6 +76,11 @@ extension OpenMeteoDocument {
       scale = 1 / 2.54
       label = "inch"
     }
+    // Snow depth is in metres, which Open-Meteo gives in feet with the inch.
+    if metric == .snowDepth, units.precipitation == .inches {
+      scale = 1 / 0.3048
+      label = "ft"
+    }
     if Self.integerMetrics.contains(metric) { return Presentation(scale: scale, label: label, decimals: 0) }
     return Presentation(scale: scale, label: label, decimals: Self.decimals(metric, scale: conversion.scale * scale))
   }

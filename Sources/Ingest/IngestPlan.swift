@@ -40,6 +40,9 @@ struct IngestPlan {
   /// The model the input names (a GRIB run's centre), used in the store path unless the
   /// operator gives one; nil for the convention's name.
   var model: String? = nil
+  /// The kind of input, which the cube records so that queries explain a missing metric
+  /// in the input's own names; nil records none.
+  var inputConvention: InputConvention? = nil
 }
 
 extension IngestPlan {

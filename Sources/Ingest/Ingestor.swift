@@ -111,8 +111,9 @@ public enum Ingestor {
       // The neighbourhood share of rain is computed alike for every convention, from the
       // plan's own rain; its reach is part of each band's rows. The projection is checked
       // once: the warning, the cube's record and its locator index share the outcome.
-      let (plan, geometry) = prepared(
+      var (plan, geometry) = prepared(
         conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
+      plan.inputConvention = convention.input
       if let problem = geometry.unlocatable {
         throw IngestError(
           path: plan.steps[0].path,

@@ -174,6 +174,9 @@ struct CFDerivation {
     try find("lcc", .lowCloud)
     try find("mcc", .midCloud)
     try find("hcc", .highCloud)
+    try find("sde", .snowThickness)
+    try find("sdwe", .snowAmount)
+    try find("rsn", .snowDensity)
     if let (_, entry) = mapped["rain"], let map, fields["pr"] == nil, fields["tp"] == nil {
       throw IngestError(
         path: map.path, variable: "rain",
@@ -185,29 +188,11 @@ struct CFDerivation {
     let quantities = QuantityDerivation(
       available: Set(fields.keys), stepSeconds: stepSeconds,
       names: QuantityDerivation.Names(
-        missing: [
-          .temp: "2 m air_temperature (t2m, TMP_2maboveground, …)",
-          .hum: "2 m relative_humidity, or temperature and dew point,",
-          .dewPoint: "2 m dew_point_temperature (d2m, …), or temperature and relative humidity,",
-          .rain: "precipitation_flux (or an hourly precipitation_amount)",
-          .cloud: "cloud_area_fraction (tcc, …)",
-          .atmPress: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)",
-          .sfcPress: "surface_air_pressure (sp, …)",
-          .shortwave: "surface_downwelling_shortwave_flux_in_air",
-          .apparentTemp: "2 m temperature, humidity (or dew point) and 10 m wind",
-          .visibility: "visibility_in_air (VIS_surface, vis, …)",
-          .showers: "convective_precipitation_flux (or an hourly convective_precipitation_amount)",
-          .snowfall: "snowfall_flux (or an hourly snowfall_amount)",
-          .cloudLow: "low_type_cloud_area_fraction (lcc, LCDC_lowcloudlayer, …)",
-          .cloudMid: "medium_type_cloud_area_fraction (mcc, MCDC_middlecloudlayer, …)",
-          .cloudHigh: "high_type_cloud_area_fraction (hcc, HCDC_highcloudlayer, …)",
-          .windGusts: "wind_speed_of_gust (GUST_surface, i10fg, …)",
-          .weatherCode: "precipitation and 2 m temperature",
-        ],
-        wind: "10 m eastward_wind and northward_wind (u10/v10, …)",
+        missing: Metric.inputs(in: .cf),
+        wind: Metric.windU.inputs(in: .cf) ?? "10 m eastward_wind and northward_wind",
         // CF input has no model levels, so no lifted index and never a thunderstorm.
         noThunderstorms: "model-level temperature and pressure are not read from CF input \(file.path)",
-        path: file.path))
+        path: file.path, snowDensity: "snow_density (rsn)"))
     let metrics = quantities.metrics
     guard !metrics.isEmpty else {
       throw IngestError(

@@ -21,6 +21,9 @@ struct GRIBStepReader: Sendable {
     var cache: [String: [Double]] = [:]
     let step = steps[index]
     func screened(_ key: String, _ values: inout [Double]) {
+      // A step the recipe cannot make is missing by construction, and planning warned of
+      // it: not implausible input, which would count towards refusing the field.
+      if case .unknown = recipes[key]?[index] ?? .unknown { return }
       screen.screen(
         names[key] ?? key, quantity: GRIBParameterTable.labels[key], &values, step: step, region: .rows(of: band))
     }
