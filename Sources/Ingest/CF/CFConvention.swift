@@ -12,7 +12,11 @@ enum CFConvention {
     _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
-    var sizes: [Float] = []
+    // The first file's cell sizes, made when a file's axes first differ from its: a run
+    // whose files share their axes value for value (the usual case) never needs them, and
+    // on a global 0.25° grid they cost two great-circle distances for each of a million
+    // cells before anything else could start.
+    var sizes: [Float]?
     var largest: (offset: InputGrid.Offset, grid: InputGrid)?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       if let (latitude, longitude) = CFGrid.coordinates(in: file) {
@@ -27,12 +31,13 @@ enum CFConvention {
       if let grid {
         // The first file's axes value for value: the same cells, none to compare.
         if fileGrid.axes != nil && fileGrid.axes == grid.axes { return }
-        let offset = try fileGrid.input.requireSame(as: grid.input, sizes: sizes)
+        let reference = sizes ?? grid.input.cellSizes()
+        sizes = reference
+        let offset = try fileGrid.input.requireSame(as: grid.input, sizes: reference)
         if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
         _ = try fileGrid.input.validated()
         grid = fileGrid
-        sizes = fileGrid.input.cellSizes()
       }
     }
     let steps = scan.steps
