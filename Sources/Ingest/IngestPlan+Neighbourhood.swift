@@ -50,6 +50,7 @@ extension IngestPlan {
       }, motion: motion)
     plan.haloRows = halo
     plan.model = model
+    plan.spareMemory = spareMemory
     return plan
   }
 
@@ -61,6 +62,7 @@ extension IngestPlan {
       derive: derive, motion: motion)
     plan.haloRows = haloRows
     plan.model = model
+    plan.spareMemory = spareMemory
     return plan
   }
 }
