@@ -30,9 +30,6 @@ final class GRIBDecodedFields: Sendable {
     state.withLock { $0.room = Swift.max(0, bytes) }
   }
 
-  /// The bytes the kept fields take.
-  var keptBytes: Int { state.withLock { $0.fields.values.reduce(0) { $0 + $1.byteCount } } }
-
   /// `field`'s values at the points `range`, not converted; NaN where the message marks a
   /// point missing.
   func values(of field: GRIBField, points range: Range<Int>) throws(IngestError) -> [Double] {
