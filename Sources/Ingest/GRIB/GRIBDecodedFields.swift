@@ -41,11 +41,21 @@ final class GRIBDecodedFields: Sendable {
   }
 
   private func read(_ file: GRIBFile, _ message: GRIBMessage, points range: Range<Int>) throws(GRIBError) -> [Double] {
+    // A whole decode gives exactly the message's points (`GRIBFile.readValues`).
+    guard range.lowerBound >= 0, range.upperBound <= message.numberOfDataPoints else {
+      throw GRIBError(
+        reason: "\(message.numberOfDataPoints) values for a grid whose rows need points up to \(range.upperBound)",
+        path: file.path, message: message.number, key: "values")
+    }
     if file.decodesPointRanges(message) { return try file.values(of: message, points: range) }
     let key = Key(path: file.path, message: message.number)
     let decoded: GRIBDecodedField
-    if let kept = state.withLock({ $0.fields[key] }) {
+    let (kept, room) = state.withLock { ($0.fields[key], $0.room) }
+    if let kept {
       decoded = kept
+    } else if room < message.numberOfDataPoints * MemoryLayout<UInt16>.stride {
+      // No room even for the most compact form: the range of a whole decode, not kept.
+      return Array(try file.values(of: message)[range])
     } else {
       decoded = try file.decodedField(of: message)
       state.withLock { state in
@@ -53,11 +63,6 @@ final class GRIBDecodedFields: Sendable {
         state.fields[key] = decoded
         state.room -= decoded.byteCount
       }
-    }
-    guard range.lowerBound >= 0, range.upperBound <= decoded.count else {
-      throw GRIBError(
-        reason: "\(decoded.count) values for a grid whose rows need points up to \(range.upperBound)",
-        path: file.path, message: message.number, key: "values")
     }
     var values = [Double](repeating: 0, count: range.count)
     values.withUnsafeMutableBufferPointer { decoded.read(range, into: $0) }
