@@ -128,6 +128,7 @@ public enum Ingestor {
         chunked: IngestCost.isChunked(plan.steps[0].path),
         wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0)
       try cost.require(store: options.store, path: plan.steps[0].path)
+      if cost.bands > 1 { plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory))) }
       costs.append(cost)
       warnings += plan.warnings
       if let warning = geometry.warning { warnings.append(warning) }

@@ -89,6 +89,7 @@ enum GRIBConvention {
       screen: reader.screen,
       derive: { (index, band) throws(IngestError) in try reader.derive(index, band: band) })
     plan.model = model(centre: inventory.centre)
+    plan.spareMemory = { [fields = reader.fields] in fields.allow($0) }
     return [plan]
   }
 
