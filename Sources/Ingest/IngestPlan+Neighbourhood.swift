@@ -51,6 +51,7 @@ extension IngestPlan {
     plan.haloRows = halo
     plan.model = model
     plan.spareMemory = spareMemory
+    plan.stepFields = stepFields
     return plan
   }
 
@@ -63,6 +64,7 @@ extension IngestPlan {
     plan.haloRows = haloRows
     plan.model = model
     plan.spareMemory = spareMemory
+    plan.stepFields = stepFields
     return plan
   }
 }
