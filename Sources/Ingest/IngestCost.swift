@@ -54,6 +54,9 @@ public struct IngestCost: Sendable, Equatable {
   /// Whole grids of doubles a GRIB step holds at once: the decoded field, and ecCodes' own
   /// decoding buffers (its unpacked values and the packed data), one message at a time.
   public static let gribFieldsDecoded = 3
+  /// Band-sized fields a WRF step holds over its rows: its surface fields and its earlier
+  /// step's accumulations. The default of every convention that reads by variable.
+  public static let wrfStepFields = 48
   /// A cube has at most this many bands (`CubeLayout`'s band count).
   static let maximumBands = 65_536
   /// The default budget, `--max-memory`: 512 MiB.
@@ -66,10 +69,13 @@ public struct IngestCost: Sendable, Equatable {
   /// keeps a chunk cache per variable read; classic files have none). `wholeFieldReads`
   /// whole-grid fields of doubles a step holds at once however small its band, for inputs
   /// that cannot be read by rows (a GRIB message is decoded whole: `gribFieldsDecoded`).
+  /// `stepFields` band-sized fields a step holds over its rows besides its 3-D fields
+  /// (`wrfStepFields` unless the plan knows what it reads: a GRIB step's quantities).
   /// Computed in floating point so that no declared dimension, however large, can overflow it.
   public init(
     width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false,
-    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true, wholeFieldReads: Int = 0
+    haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true, wholeFieldReads: Int = 0,
+    stepFields: Int = IngestCost.wrfStepFields
   ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
     (self.positions, self.haloRows, self.budget) = (positions, haloRows, budget)
@@ -84,7 +90,7 @@ public struct IngestCost: Sendable, Equatable {
       Self.band(
         cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
         levels: Double(levels), metrics: m, batch: batch, packsInBackground: background,
-        wholeFields: Double(wholeFieldReads))
+        wholeFields: Double(wholeFieldReads), stepFields: Double(stepFields))
     }
     // As large a band as fits with a step per core, packed in the background when that
     // fits too; failing that, one step at a time; and failing that, the smallest band
@@ -133,7 +139,7 @@ public struct IngestCost: Sendable, Equatable {
   /// in the background) and packing, and `batch` steps derived at once over the band's rows.
   private static func band(
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
-    batch: Double, packsInBackground: Bool, wholeFields: Double
+    batch: Double, packsInBackground: Bool, wholeFields: Double, stepFields: Double
   ) -> Double {
     // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
     // and metric, found from one cell so that no band, however large, overflows it.
@@ -147,12 +153,12 @@ public struct IngestCost: Sendable, Equatable {
     let writer = (perCell - fixedPart) * cells + fixedPart
     // The rows covering the band (it may start and end mid-row) and the halo each side.
     let rows = Swift.min(height, (cells / Swift.max(width, 1)).rounded(.up) + 1 + 2 * halo)
-    // Each step holds its surface fields and its earlier step's accumulations (48 fields'
-    // worth), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
+    // Each step holds its `stepFields` fields (WRF: its surface fields and its earlier
+    // step's accumulations, 48 fields' worth; GRIB: its quantities), its 3-D fields (ten volumes' worth: CLDFRA, QVAPOR, P, PB, T, PH, PHB, U, V
     // and cloud per level), its derived values twice over (the values, and the
     // derivation's intermediate arrays) and the neighbourhood's percentages.
     // Inputs decoded whole (GRIB) hold whole grids, whatever the band.
-    let perStep = rows * width * 8 * (48 + 10 * l + 2 * m + 1) + wholeFields * width * height * 8
+    let perStep = rows * width * 8 * (stepFields + 10 * l + 2 * m + 1) + wholeFields * width * height * 8
     return writer + batch * perStep
   }
 
@@ -238,11 +244,12 @@ extension IngestCost {
   /// run so far (`steps` steps, `levels` levels, every storable metric) exceeds
   /// `maxMemory`: a tiny file may declare a grid no machine can hold.
   static func requireGrid(
-    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String, wholeFieldReads: Int = 0
+    width: Int, height: Int, steps: Int, levels: Int, maxMemory: Int, path: String, wholeFieldReads: Int = 0,
+    stepFields: Int = wrfStepFields
   ) throws(IngestError) {
     try IngestCost(
       width: width, height: height, steps: steps, levels: levels, metrics: Metric.stored.count, budget: maxMemory,
-      chunked: isChunked(path), wholeFieldReads: wholeFieldReads
+      chunked: isChunked(path), wholeFieldReads: wholeFieldReads, stepFields: stepFields
     ).require(store: nil, path: path)
   }
 

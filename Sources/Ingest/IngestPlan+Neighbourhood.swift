@@ -52,6 +52,7 @@ extension IngestPlan {
     plan.model = model
     plan.spareMemory = spareMemory
     plan.inputConvention = inputConvention
+    plan.stepFields = stepFields
     return plan
   }
 
@@ -65,6 +66,7 @@ extension IngestPlan {
     plan.model = model
     plan.spareMemory = spareMemory
     plan.inputConvention = inputConvention
+    plan.stepFields = stepFields
     return plan
   }
 }

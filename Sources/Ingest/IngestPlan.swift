@@ -47,6 +47,10 @@ struct IngestPlan {
   /// plan's cost leaves unused: a convention that decodes fields whole (GRIB) keeps them
   /// there for the bands after the first. Nil for conventions that read by rows.
   var spareMemory: (@Sendable (_ bytes: Int) -> Void)? = nil
+  /// Band-sized fields a step holds over its rows besides its 3-D fields, as `IngestCost`
+  /// plans them: `IngestCost.wrfStepFields` unless the convention knows what it reads
+  /// (GRIB: its quantities).
+  var stepFields = IngestCost.wrfStepFields
 }
 
 extension IngestPlan {

@@ -126,7 +126,7 @@ public enum Ingestor {
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
         haloRows: plan.haloRows, budget: maxMemory,
         chunked: IngestCost.isChunked(plan.steps[0].path),
-        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0)
+        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0, stepFields: plan.stepFields)
       try cost.require(store: options.store, path: plan.steps[0].path)
       if cost.bands > 1 { plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory))) }
       costs.append(cost)

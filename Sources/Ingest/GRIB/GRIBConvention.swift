@@ -27,7 +27,8 @@ enum GRIBConvention {
     let firstPath = inventory.gridSource.file.path
     try IngestCost.requireGrid(
       width: grid.width, height: grid.height, steps: 1, levels: 0, maxMemory: maxMemory, path: firstPath,
-      wholeFieldReads: IngestCost.gribFieldsDecoded)
+      wholeFieldReads: IngestCost.gribFieldsDecoded,
+      stepFields: GRIBStepReader.fieldsHeld(quantities: inventory.quantities.count))
     let input = InputGrid(
       path: firstPath, variables: "message \(inventory.gridSource.message.number): the grid's latitudes/longitudes",
       width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes)
@@ -90,6 +91,7 @@ enum GRIBConvention {
       derive: { (index, band) throws(IngestError) in try reader.derive(index, band: band) })
     plan.model = model(centre: inventory.centre)
     plan.spareMemory = { [fields = reader.fields] in fields.allow($0) }
+    plan.stepFields = GRIBStepReader.fieldsHeld(quantities: recipes.count)
     return [plan]
   }
 

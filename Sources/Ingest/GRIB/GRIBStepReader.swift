@@ -19,6 +19,11 @@ struct GRIBStepReader: Sendable {
   /// Reads each band's rows of a message, decoding each message once where it can.
   let fields = GRIBDecodedFields()
 
+  /// The band-sized fields a step of a run of `quantities` quantities holds at most, for
+  /// `IngestCost`: each quantity read (`derive` keeps each for the derivation), the sum
+  /// being made and the term being read into it (`values`, one message at a time).
+  static func fieldsHeld(quantities: Int) -> Int { quantities + 2 }
+
   /// The metrics' values at step `index` over `band`'s rows (`[metric][cell of the rows]`).
   func derive(_ index: Int, band: RowBand) throws(IngestError) -> [[Double]] {
     var cache: [String: [Double]] = [:]
