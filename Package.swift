@@ -86,13 +86,24 @@ let package = Package(
     .target(
       name: "Warnings",
       dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV"]),
+    // The kit the API faces share, free of HTTP and of the store.
+    .target(name: "FaceKit", dependencies: ["UTCTime"]),
+    // One module per API face: its parameters, documents and presentation tables.
     .target(
-      name: "ForecastOutput",
-      dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
+      name: "OpenMeteoFace",
+      dependencies: ["FaceKit", "NwpcubeFace", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
+    .target(
+      name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Warnings"]),
+    .target(
+      name: "OpenWeatherMapFace",
+      dependencies: ["FaceKit", "OpenMeteoFace", "Forecast", "Meteorology", "Places", "UTCTime"]),
+    .target(
+      name: "NwpcubeFace",
+      dependencies: ["FaceKit", "Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
     .target(
       name: "Meteogram",
-      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Platform", "XMLText"]),
+      dependencies: ["Forecast", "FaceKit", "NwpcubeFace", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
@@ -108,7 +119,9 @@ let package = Package(
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
+        "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "NwpcubeFace", "PointQuery",
+        "Store", "CubeFormat",
+        "Meteorology", "UTCTime", "Places",
         "Warnings", "Meteogram", "MapTiles", "FNV", "Platform",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -126,7 +139,8 @@ let package = Package(
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Store", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace",
+        "NwpcubeFace", "GridGeometry", "SampleRun", "UTCTime",
         "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles", "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -162,11 +176,15 @@ let package = Package(
     .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
       name: "ForecastTests",
-      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "_TestSupport"]),
+      dependencies: [
+        "Forecast", "FaceKit", "OpenMeteoFace", "NwpcubeFace", "PointQuery", "Store", "Meteorology", "UTCTime",
+        "_TestSupport",
+      ]),
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
-        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
+        "HTTPService", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "NwpcubeFace",
+        "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
         "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "Platform", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,6 @@
 import Forecast
-import ForecastOutput
 import Meteorology
+import NwpcubeFace
 import PointQuery
 
 /// A meteogram's question — a point, its zone and units, and whole local days — read

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ForecastOutput
+import NwpcubeFace
 import PointQuery
 import Store
 import UTCTime

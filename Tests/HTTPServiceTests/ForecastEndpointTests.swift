@@ -1,5 +1,4 @@
 import Forecast
-import ForecastOutput
 import Foundation
 import Meteorology
 import Testing

@@ -1,7 +1,7 @@
-import ForecastOutput
 import Foundation
 import Meteogram
 import Meteorology
+import OpenMeteoFace
 import PointQuery
 import Testing
 import Yams

@@ -5,8 +5,9 @@ import Testing
 import UTCTime
 import _TestSupport
 
-@testable import ForecastOutput
+@testable import FaceKit
 @testable import HTTPService
+@testable import OpenMeteoFace
 
 /// `/v1/forecast` as Open-Meteo's clients see it, against a real server over the sample run
 /// (clock 2026-06-21 10:07 UTC): Open-Meteo's names give nwpcube's numbers, times are local

@@ -3,7 +3,8 @@ import Meteorology
 import Testing
 import UTCTime
 
-@testable import ForecastOutput
+@testable import FaceKit
+@testable import OpenWeatherMapFace
 
 /// The `weather` entry every weather code gets, by day and by night, against the ranges of
 /// OpenWeatherMap's condition table (openweathermap.org/weather-conditions, CLIENTS.md §2)

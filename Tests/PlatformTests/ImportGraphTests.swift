@@ -45,8 +45,10 @@ import _TestSupport
   /// The edges the repository's rules tolerate today, so that a fake tree's only finding
   /// is the one a test plants (an allow that matches nothing is an error of its own).
   static let tolerated = [
-    "Meteogram/MeteogramQuery.swift": "import ForecastOutput\n",
-    "ForecastOutput/Documents.swift": "import Store\n",
+    "Meteogram/MeteogramQuery.swift": "import NwpcubeFace\n",
+    "NwpcubeFace/RunListing.swift": "import Store\n",
+    "OpenMeteoFace/OpenMeteoDocument.swift": "import NwpcubeFace\n",
+    "OpenWeatherMapFace/OpenWeatherMapQuery.swift": "import OpenMeteoFace\n",
   ]
 
   /// The script's outcome over a fake tree of `files` and the tolerated edges, with the
@@ -68,7 +70,7 @@ import _TestSupport
       "Forecast/Forecaster.swift": "import Meteorology\nimport PointQuery\n",
       "Store/Catalog.swift": "import CubeFormat\nimport Forecast\n",
       "Platform/Syscalls.swift": "\(Self.glibc)\n  import Glibc\n#endif\n",
-      "HTTPService/Route.swift": "import ForecastOutput\nimport Store\n",
+      "HTTPService/Route.swift": "import DarkSkyFace\nimport Store\n",
     ])
     #expect(outcome.status == 0, "\(outcome.output)")
   }
@@ -100,16 +102,16 @@ import _TestSupport
 
   @Test func aFaceImportedOutsideTheServiceAndTheCommandLineFails() throws {
     let outcome = try Self.check(planting: [
-      "Warnings/Alerts.swift": "import Meteorology\nimport ForecastOutput\n",
-      "nwpcube/Serve.swift": "import ForecastOutput\n",
-      "ForecastOutput/Face.swift": "import Forecast\nimport CubeFormat\n",
+      "Warnings/Alerts.swift": "import Meteorology\nimport DarkSkyFace\n",
+      "nwpcube/Serve.swift": "import DarkSkyFace\n",
+      "DarkSkyFace/Face.swift": "import Forecast\nimport CubeFormat\n",
       "Meteorology/Wind.swift": "import Foundation\nimport UTCTime\n",
       "UTCTime/Time.swift": "",
     ])
     #expect(outcome.status == 1)
     #expect(
-      outcome.output.contains("Sources/Warnings/Alerts.swift:2: Warnings imports ForecastOutput, which is forbidden"))
-    #expect(outcome.output.contains("Sources/ForecastOutput/Face.swift:2: ForecastOutput imports CubeFormat"))
+      outcome.output.contains("Sources/Warnings/Alerts.swift:2: Warnings imports DarkSkyFace, which is forbidden"))
+    #expect(outcome.output.contains("Sources/DarkSkyFace/Face.swift:2: DarkSkyFace imports CubeFormat"))
     // Meteorology may import Foundation, but no module of the project.
     #expect(outcome.output.contains("Sources/Meteorology/Wind.swift:2: Meteorology imports UTCTime"))
     #expect(!outcome.output.contains("Sources/nwpcube/"))
@@ -139,14 +141,14 @@ import _TestSupport
     defer { SampleFiles.remove(root) }
     let outcome = try Self.check(sources: "\(root)/Sources")
     #expect(outcome.status == 1)
-    #expect(outcome.output.contains("`allow Meteogram -> ForecastOutput` allows no edge any more: remove it"))
+    #expect(outcome.output.contains("`allow Meteogram -> NwpcubeFace` allows no edge any more: remove it"))
   }
 
   @Test func aRulesLineItCannotReadIsAnErrorNamingTheLine() throws {
     let root = try Self.tree(["Forecast/Forecaster.swift": "import Meteorology\n"])
     defer { SampleFiles.remove(root) }
     let rules = "\(root)/rules"
-    try "group faces = ForecastOutput\nforbid Forecast => Store\n".write(
+    try "group faces = DarkSkyFace\nforbid Forecast => Store\n".write(
       toFile: rules, atomically: true, encoding: .utf8)
     let outcome = try Self.check(sources: "\(root)/Sources", rules: rules)
     #expect(outcome.status == 2)

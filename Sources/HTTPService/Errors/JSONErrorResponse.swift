@@ -1,4 +1,3 @@
-import ForecastOutput
 import Hummingbird
 
 /// An error a client receives as a JSON body in its API family's shape (see

@@ -1,4 +1,4 @@
-import ForecastOutput
+import FaceKit
 import Hummingbird
 
 /// The error bodies of the APIs the server speaks.

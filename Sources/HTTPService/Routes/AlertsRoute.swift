@@ -1,7 +1,8 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import HTTPTypes
 import Hummingbird
+import NwpcubeFace
 import Store
 import Warnings
 

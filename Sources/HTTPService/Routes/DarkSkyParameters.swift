@@ -1,5 +1,5 @@
+import DarkSkyFace
 import Forecast
-import ForecastOutput
 
 /// A Dark Sky request's path location (`latitude,longitude` or `latitude,longitude,time`)
 /// and query (`exclude`, `extend`, `units`, `lang`), as Dark Sky read them. Parameters

@@ -1,5 +1,5 @@
+import DarkSkyFace
 import Forecast
-import ForecastOutput
 import Hummingbird
 import Places
 import Store

@@ -1,6 +1,6 @@
 import Forecast
-import ForecastOutput
 import Meteorology
+import OpenMeteoFace
 import PointQuery
 
 /// `/v1/forecast`'s parameters, read into one `OpenMeteoQuery` per location. The names,

@@ -1,6 +1,6 @@
 import Forecast
-import ForecastOutput
 import Hummingbird
+import OpenMeteoFace
 import PointQuery
 import Store
 

@@ -1,5 +1,5 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import Hummingbird
 import Meteorology
 import Store

@@ -1,5 +1,5 @@
-import ForecastOutput
 import Foundation
+import OpenWeatherMapFace
 
 /// The parameters of `/data/2.5/forecast` and `/data/2.5/weather`, read as OpenWeatherMap
 /// reads them: a place by `lat` and `lon`, by `q=City[,CC]` or by `id` (GeoNames'), with

@@ -1,6 +1,6 @@
 import Forecast
-import ForecastOutput
 import Hummingbird
+import OpenWeatherMapFace
 import Places
 import Store
 

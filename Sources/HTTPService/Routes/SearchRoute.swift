@@ -1,5 +1,6 @@
-import ForecastOutput
+import FaceKit
 import Hummingbird
+import NwpcubeFace
 import Places
 
 /// `GET /v1/search`: places by name, in the shape of Open-Meteo's geocoding API, from the

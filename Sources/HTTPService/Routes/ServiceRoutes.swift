@@ -1,6 +1,7 @@
-import ForecastOutput
+import FaceKit
 import Foundation
 import Hummingbird
+import NwpcubeFace
 import PointQuery
 import Store
 

@@ -1,3 +1,4 @@
+import FaceKit
 import Forecast
 import Meteorology
 import UTCTime
@@ -163,7 +164,7 @@ extension ForecastDocument {
   /// For each metric of `asked` (in order, each once) that some of `sources` cannot
   /// answer: why (what it is derived from, or that an older ingest skipped it) and which
   /// cubes lack it, one clause per reason when the cubes lack it for different ones.
-  static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
+  package static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
     var seen: Set<Metric> = []
     return asked.compactMap { metric in
       guard seen.insert(metric).inserted else { return nil }
@@ -187,7 +188,7 @@ extension ForecastDocument {
     current?.time ?? hourly?.hours.first?.instant ?? daily.first?.day.start ?? 0
   }
 
-  static func cell(_ source: Provenance) -> String {
+  package static func cell(_ source: Provenance) -> String {
     JSONText.object([
       ("i", String(source.i)), ("j", String(source.j)),
       ("latitude", JSONText.number(source.latitude, decimals: 4)),
@@ -195,7 +196,7 @@ extension ForecastDocument {
     ])
   }
 
-  static func source(_ source: Provenance) -> String {
+  package static func source(_ source: Provenance) -> String {
     JSONText.object([
       ("model", JSONText.string(source.model)), ("domain", JSONText.string(source.domain)),
       ("run", JSONText.string(source.run)), ("cell", cell(source)),

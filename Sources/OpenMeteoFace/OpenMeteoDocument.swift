@@ -1,5 +1,7 @@
+import FaceKit
 import Forecast
 import Meteorology
+import NwpcubeFace
 
 /// An `OpenMeteoAnswer` as Open-Meteo writes it: what `/v1/forecast` serves.
 ///

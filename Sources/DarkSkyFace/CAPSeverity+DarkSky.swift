@@ -1,3 +1,5 @@
+import Warnings
+
 extension CAPSeverity {
   /// Dark Sky's `severity` of an alert, which has three levels where CAP has five:
   /// `warning` (take action: Extreme, Severe), `watch` (be prepared: Moderate) and

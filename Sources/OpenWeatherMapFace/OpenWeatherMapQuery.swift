@@ -1,5 +1,6 @@
 import Forecast
 import Meteorology
+import OpenMeteoFace
 
 /// One OpenWeatherMap 2.5 question: the 5 day / 3 hour forecast (`/data/2.5/forecast`) or
 /// the current weather (`/data/2.5/weather`) at a point, in the request's units, about a

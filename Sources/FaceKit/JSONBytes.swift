@@ -9,12 +9,12 @@ import UTCTime
 /// time. Here each write reserves its room once and stores through the pointer. Being
 /// non-copyable, a writer has one owner, so the buffer needs no reference counting and is
 /// freed when the writer ends.
-struct JSONBytes: ~Copyable {
+package struct JSONBytes: ~Copyable {
   private var start: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity: Int
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = max(capacity, 16)
     start = .allocate(capacity: self.capacity)
   }
@@ -22,10 +22,10 @@ struct JSONBytes: ~Copyable {
   deinit { start.deallocate() }
 
   /// The bytes written so far.
-  var bytes: [UInt8] { Array(written) }
+  package var bytes: [UInt8] { Array(written) }
 
   /// The text written so far.
-  var text: String { String(decoding: written, as: UTF8.self) }
+  package var text: String { String(decoding: written, as: UTF8.self) }
 
   private var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
@@ -52,24 +52,24 @@ struct JSONBytes: ~Copyable {
     count += source.count
   }
 
-  mutating func raw(_ text: String) {
+  package mutating func raw(_ text: String) {
     var text = text
     text.withUTF8 { append($0) }
   }
 
-  mutating func byte(_ byte: UInt8) {
+  package mutating func byte(_ byte: UInt8) {
     reserve(1)
     start[count] = byte
     count += 1
   }
 
   /// Bytes written before, as they are.
-  mutating func append(_ other: [UInt8]) { other.withUnsafeBufferPointer { append($0) } }
+  package mutating func append(_ other: [UInt8]) { other.withUnsafeBufferPointer { append($0) } }
 
   /// `text` as a JSON string, escaped where needed: the text `JSONText.string` gives,
   /// written straight into the buffer. Making that string first was a sixth of a Dark Sky
   /// forecast's time, which writes a key or a text for every value.
-  mutating func string(_ text: String) {
+  package mutating func string(_ text: String) {
     var text = text
     byte(UInt8(ascii: "\""))
     text.withUTF8 { utf8 in
@@ -103,7 +103,7 @@ struct JSONBytes: ~Copyable {
   }
 
   /// `"name":`, preceded by a comma unless it is the object's first member.
-  mutating func key(_ name: String, first: Bool = false) {
+  package mutating func key(_ name: String, first: Bool = false) {
     if !first { byte(UInt8(ascii: ",")) }
     string(name)
     byte(UInt8(ascii: ":"))
@@ -112,7 +112,7 @@ struct JSONBytes: ~Copyable {
   /// `key(_:first:)` for a name known when compiling, which needs no escaping: its bytes
   /// are copied as they are, with no string made for them (a document writing keys per
   /// entry writes a thousand of them).
-  mutating func literalKey(_ name: StaticString, first: Bool = false) {
+  package mutating func literalKey(_ name: StaticString, first: Bool = false) {
     let length = name.utf8CodeUnitCount
     reserve(length + 4)
     var position = count
@@ -132,7 +132,7 @@ struct JSONBytes: ~Copyable {
     count = position + 2
   }
 
-  mutating func integer(_ value: Int64) {
+  package mutating func integer(_ value: Int64) {
     if value < 0 {
       byte(UInt8(ascii: "-"))
       digits(value.magnitude, minimum: 1)
@@ -144,7 +144,7 @@ struct JSONBytes: ~Copyable {
   /// `value` rounded to `decimals` places (at most 9), without trailing zeros: `21.37`,
   /// `21.3`, `21`; `null` for nil and non-finite values. The same text as
   /// `JSONText.number` for every value a forecast holds.
-  mutating func number(_ value: Double?, decimals: Int) {
+  package mutating func number(_ value: Double?, decimals: Int) {
     guard let value, value.isFinite else {
       raw("null")
       return
@@ -175,7 +175,7 @@ struct JSONBytes: ~Copyable {
   }
 
   /// `items` as a JSON array, each item written by `write`.
-  mutating func array<Items: Sequence>(_ items: Items, _ write: (inout JSONBytes, Items.Element) -> Void) {
+  package mutating func array<Items: Sequence>(_ items: Items, _ write: (inout JSONBytes, Items.Element) -> Void) {
     byte(UInt8(ascii: "["))
     var first = true
     for item in items {
@@ -190,7 +190,7 @@ struct JSONBytes: ~Copyable {
   /// first, then written lowest first from the end of their room, dividing by the constant
   /// 10 (a multiplication once compiled, where dividing by a power of ten held in a
   /// variable is a division per digit, 8 % of a forecast request).
-  mutating func digits(_ value: UInt64, minimum: Int) {
+  package mutating func digits(_ value: UInt64, minimum: Int) {
     var length = 1
     var probe = value
     while probe >= 10 {
@@ -217,7 +217,7 @@ struct JSONBytes: ~Copyable {
   /// as Open-Meteo writes sunrise and sunset), or only its date `yyyy-MM-dd`; with no offset,
   /// as Open-Meteo writes times. OpenWeatherMap's `dt_txt` is `yyyy-MM-dd HH:mm:ss`: another
   /// `separator`, with `seconds`.
-  mutating func localTime(
+  package mutating func localTime(
     _ instant: Int64, utcOffset: Int, dateOnly: Bool = false, separator: UInt8 = UInt8(ascii: "T"),
     seconds: Bool = false
   ) {

@@ -1,3 +1,4 @@
+import FaceKit
 import Places
 
 /// Places as Open-Meteo's geocoding API writes them, for `GET /v1/search` and

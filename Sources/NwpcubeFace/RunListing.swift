@@ -1,3 +1,4 @@
+import FaceKit
 import PointQuery
 import Store
 import UTCTime
