@@ -86,24 +86,23 @@ let package = Package(
     .target(
       name: "Warnings",
       dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV"]),
-    // The kit the API faces share, free of HTTP and of the store.
-    .target(name: "FaceKit", dependencies: ["UTCTime"]),
-    // One module per API face: its parameters, documents and presentation tables.
-    .target(
-      name: "OpenMeteoFace",
-      dependencies: ["FaceKit", "NwpcubeFace", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
+    // The kit the API faces share: query parameters, coordinates, the face error and the
+    // `Face` protocol, JSON writing, the presentation columns the faces and the pictures
+    // share. Free of HTTP, of the store and of the cube format.
+    .target(name: "FaceKit", dependencies: ["Forecast", "Meteorology", "UTCTime"]),
+    // One module per API face: its parameters, documents and presentation tables. A face
+    // imports no other face, no store and no cube format (Scripts/import-graph.rules).
+    .target(name: "OpenMeteoFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
     .target(
       name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Warnings"]),
-    .target(
-      name: "OpenWeatherMapFace",
-      dependencies: ["FaceKit", "OpenMeteoFace", "Forecast", "Meteorology", "Places", "UTCTime"]),
+    .target(name: "OpenWeatherMapFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "Places", "UTCTime"]),
     .target(
       name: "NwpcubeFace",
-      dependencies: ["FaceKit", "Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings"]),
+      dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
     .target(
       name: "Meteogram",
-      dependencies: ["Forecast", "FaceKit", "NwpcubeFace", "PointQuery", "Meteorology", "Platform", "XMLText"]),
+      dependencies: ["Forecast", "FaceKit", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.

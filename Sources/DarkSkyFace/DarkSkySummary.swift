@@ -5,7 +5,7 @@ import Meteorology
 /// the hourly conditions by the rules in docs/darksky.md: nothing is written per request.
 ///
 /// A data point's text is its weather code's Dark Sky condition
-/// (`WeatherCode.presentation.darkSky`) by day or night, "Windy" when a dry hour's wind
+/// (`WeatherCode.darkSky`) by day or night, "Windy" when a dry hour's wind
 /// reaches `windy`. Blocks describe the hours' precipitation when any is wet, their sky
 /// otherwise, and say when it changes in day parts (night 0–6 h, morning 6–12 h,
 /// afternoon 12–18 h, evening 18–24 h local).

@@ -102,8 +102,8 @@ extension ForecastDocument {
       // Open-Meteo's: the elevation the values are for (see `ForecastRequest.answerElevation`).
       ("elevation", JSONText.number(request.answerElevation(all.first), decimals: 1)),
     ]
-    if let first = all.first { members.append(("cell", Self.cell(first))) }
-    members.append(("sources", JSONText.array(all.map(Self.source))))
+    if let first = all.first { members.append(("cell", SourceJSON.cell(first))) }
+    members.append(("sources", JSONText.array(all.map(SourceJSON.source))))
     if let current {
       var values: [(String, String)] = [("time", JSONText.string(timestamp(current.time)))]
       var units: [(String, String)] = [("time", JSONText.string("iso8601"))]
@@ -158,49 +158,12 @@ extension ForecastDocument {
   /// what it is derived from.
   func unavailable(_ sources: [Provenance]) -> [(String, String)] {
     let asked = (current?.metrics ?? []) + (hourly?.metrics ?? []) + dailyVariables.compactMap(\.metric)
-    return Self.unavailable(asked, from: sources)
-  }
-
-  /// For each metric of `asked` (in order, each once) that some of `sources` cannot
-  /// answer: why (what it is derived from, or that an older ingest skipped it) and which
-  /// cubes lack it, one clause per reason when the cubes lack it for different ones.
-  package static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
-    var seen: Set<Metric> = []
-    return asked.compactMap { metric in
-      guard seen.insert(metric).inserted else { return nil }
-      var reasons: [(reason: String, cubes: [String])] = []
-      for source in sources where !source.answers(metric) {
-        let (reason, cube) = (source.absenceReason(metric), "\(source.model)/\(source.domain) \(source.run)")
-        if let index = reasons.firstIndex(where: { $0.reason == reason }) {
-          reasons[index].cubes.append(cube)
-        } else {
-          reasons.append((reason, [cube]))
-        }
-      }
-      guard !reasons.isEmpty else { return nil }
-      let text = reasons.map { "\($0.reason); lacking in \($0.cubes.joined(separator: ", "))" }
-      return (metric.name, JSONText.string(text.joined(separator: "; ")))
-    }
+    return SourceJSON.unavailable(asked, from: sources)
   }
 
   /// The instant the answer starts at, for the zone's offset.
   var firstInstant: Int64 {
     current?.time ?? hourly?.hours.first?.instant ?? daily.first?.day.start ?? 0
-  }
-
-  package static func cell(_ source: Provenance) -> String {
-    JSONText.object([
-      ("i", String(source.i)), ("j", String(source.j)),
-      ("latitude", JSONText.number(source.latitude, decimals: 4)),
-      ("longitude", JSONText.number(source.longitude, decimals: 4)),
-    ])
-  }
-
-  package static func source(_ source: Provenance) -> String {
-    JSONText.object([
-      ("model", JSONText.string(source.model)), ("domain", JSONText.string(source.domain)),
-      ("run", JSONText.string(source.run)), ("cell", cell(source)),
-    ])
   }
 }
 

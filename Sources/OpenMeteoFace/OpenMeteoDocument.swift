@@ -1,7 +1,6 @@
 import FaceKit
 import Forecast
 import Meteorology
-import NwpcubeFace
 
 /// An `OpenMeteoAnswer` as Open-Meteo writes it: what `/v1/forecast` serves.
 ///
@@ -171,10 +170,10 @@ extension OpenMeteoDocument {
 
     if let first = sources.all.first {
       out.key("cell")
-      out.raw(ForecastDocument.cell(first))
+      out.raw(SourceJSON.cell(first))
     }
     out.key("sources")
-    out.raw(JSONText.array(sources.all.map(ForecastDocument.source)))
+    out.raw(JSONText.array(sources.all.map(SourceJSON.source)))
 
     if let block = answer.current, let current {
       writeCurrent(block, sources: current, into: &out)
@@ -335,6 +334,6 @@ extension OpenMeteoDocument {
     let asked =
       (query.current + query.minutely15 + query.hourly).flatMap(\.quantity.inputs)
       + query.daily.flatMap { $0.quantity.inputs.compactMap(\.metric) }
-    return ForecastDocument.unavailable(asked, from: sources)
+    return SourceJSON.unavailable(asked, from: sources)
   }
 }

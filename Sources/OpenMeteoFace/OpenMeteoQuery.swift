@@ -1,3 +1,4 @@
+import FaceKit
 import Forecast
 import Meteorology
 import PointQuery
@@ -45,7 +46,7 @@ public struct OpenMeteoQuery: Sendable {
   public var days: Int
 
   /// Seconds a current value describes, as Open-Meteo's `interval`.
-  public static let currentInterval: Int64 = 900
+  public static let currentInterval = CurrentInterval.seconds
 
   public init(request: ForecastRequest, start: LocalDate, days: Int) {
     self.request = request

@@ -134,7 +134,7 @@ public struct OpenWeatherMapDocument: Sendable {
   static let conditions: [[UInt8]] = {
     var table = [[UInt8]](repeating: [], count: WeatherCode.allCases.count * 2)
     for code in WeatherCode.allCases {
-      let condition = code.presentation.openWeatherMap
+      let condition = code.openWeatherMap
       for isDay in [false, true] {
         var out = JSONBytes(capacity: 128)
         out.raw(#"[{"id":"#)

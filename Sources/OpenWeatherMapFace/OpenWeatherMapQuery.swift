@@ -1,6 +1,6 @@
+import FaceKit
 import Forecast
 import Meteorology
-import OpenMeteoFace
 
 /// One OpenWeatherMap 2.5 question: the 5 day / 3 hour forecast (`/data/2.5/forecast`) or
 /// the current weather (`/data/2.5/weather`) at a point, in the request's units, about a
@@ -40,8 +40,7 @@ public struct OpenWeatherMapQuery: Sendable {
   /// The time `/weather` describes: the start of the quarter hour containing `now`, the
   /// instant Open-Meteo's `current` block describes too.
   public static func currentTime(at now: Int64) -> Int64 {
-    let interval = OpenMeteoQuery.currentInterval
-    return now - ((now % interval) + interval) % interval
+    CurrentInterval.start(containing: now)
   }
 
   /// The metrics an entry is made from, read in one call.

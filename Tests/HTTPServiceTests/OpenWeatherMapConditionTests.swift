@@ -75,7 +75,7 @@ import UTCTime
 
   @Test func anEntrysWeatherIsItsWindowsMostSignificant() throws {
     let weather = try Self.weather([.slightRain, .thunderstorm, .clearSky], isDay: false)
-    #expect(weather["id"] as? Int == WeatherCode.thunderstorm.presentation.openWeatherMap.id)
+    #expect(weather["id"] as? Int == WeatherCode.thunderstorm.openWeatherMap.id)
     #expect(weather["icon"] as? String == "11n")
   }
 }

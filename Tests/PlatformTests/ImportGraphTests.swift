@@ -42,19 +42,10 @@ import _TestSupport
   /// Platform alone.
   static let glibc = "#if canImport(" + "Glibc)"
 
-  /// The edges the repository's rules tolerate today, so that a fake tree's only finding
-  /// is the one a test plants (an allow that matches nothing is an error of its own).
-  static let tolerated = [
-    "Meteogram/MeteogramQuery.swift": "import NwpcubeFace\n",
-    "NwpcubeFace/RunListing.swift": "import Store\n",
-    "OpenMeteoFace/OpenMeteoDocument.swift": "import NwpcubeFace\n",
-    "OpenWeatherMapFace/OpenWeatherMapQuery.swift": "import OpenMeteoFace\n",
-  ]
-
-  /// The script's outcome over a fake tree of `files` and the tolerated edges, with the
-  /// repository's rules.
+  /// The script's outcome over a fake tree of `files`, with the repository's rules (which
+  /// tolerate no edge: they have no `allow` line).
   static func check(planting files: [String: String]) throws -> Outcome {
-    let root = try tree(tolerated.merging(files) { $1 })
+    let root = try tree(files)
     defer { SampleFiles.remove(root) }
     return try check(sources: "\(root)/Sources")
   }
@@ -136,12 +127,32 @@ import _TestSupport
     #expect(outcome.status == 0, "\(outcome.output)")
   }
 
+  @Test func aFaceImportingAnotherFaceOrTheStoreFails() throws {
+    let outcome = try Self.check(planting: [
+      "OpenWeatherMapFace/Query.swift": "import FaceKit\nimport OpenMeteoFace\n",
+      "NwpcubeFace/Runs.swift": "import Store\n",
+      "FaceKit/Kit.swift": "import DarkSkyFace\n",
+      "OpenMeteoFace/Document.swift": "import FaceKit\n",
+    ])
+    #expect(outcome.status == 1)
+    #expect(
+      outcome.output.contains(
+        "Sources/OpenWeatherMapFace/Query.swift:2: OpenWeatherMapFace imports OpenMeteoFace, which is forbidden"))
+    #expect(outcome.output.contains("Sources/NwpcubeFace/Runs.swift:1: NwpcubeFace imports Store, which is forbidden"))
+    #expect(outcome.output.contains("Sources/FaceKit/Kit.swift:1: FaceKit imports DarkSkyFace, which is forbidden"))
+    #expect(!outcome.output.contains("Sources/OpenMeteoFace/"))
+    #expect(outcome.output.contains("3 forbidden edge"))
+  }
+
   @Test func anAllowThatMatchesNoImportFailsSoTheListOnlyShrinks() throws {
     let root = try Self.tree(["Forecast/Forecaster.swift": "import Meteorology\n"])
     defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let rules = "\(root)/rules"
+    try "forbid * -HTTPService -> Store\nallow Meteogram -> Store\n".write(
+      toFile: rules, atomically: true, encoding: .utf8)
+    let outcome = try Self.check(sources: "\(root)/Sources", rules: rules)
     #expect(outcome.status == 1)
-    #expect(outcome.output.contains("`allow Meteogram -> NwpcubeFace` allows no edge any more: remove it"))
+    #expect(outcome.output.contains("`allow Meteogram -> Store` allows no edge any more: remove it"))
   }
 
   @Test func aRulesLineItCannotReadIsAnErrorNamingTheLine() throws {

@@ -1,3 +1,4 @@
+import FaceKit
 import Forecast
 import Meteorology
 import OpenMeteoFace
@@ -94,9 +95,7 @@ struct ForecastParameters {
     let hourWindow = try Self.window(query, "hours", step: 3_600, limit: limits.days * 24)
     let quarterWindow = try Self.window(query, "minutely_15", step: 900, limit: limits.days * 96)
     let hourRange = try Self.hourRange(query)
-    let currentTime =
-      now - ((now % OpenMeteoQuery.currentInterval) + OpenMeteoQuery.currentInterval)
-      % OpenMeteoQuery.currentInterval
+    let currentTime = CurrentInterval.start(containing: now)
     var queries: [OpenMeteoQuery] = []
     for ((point, zone), elevation) in zip(zip(points, zones), elevations) {
       let (start, days) = try Self.days(

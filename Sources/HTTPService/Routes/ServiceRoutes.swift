@@ -22,7 +22,7 @@ struct ServiceRoutes: Sendable {
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.runsPath)) { _, _ in
       // The store's directory stands for "this store" in the answer; its path stays private.
-      let runs = RunListing.json(StoreInventory.runs(in: store.path), paths: false)
+      let runs = RunListing.json(StoreInventory.runs(in: store.path).map(\.listed), paths: false)
       return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
     }
     // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load
