@@ -96,6 +96,7 @@ let package = Package(
     .target(
       name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Warnings"]),
     .target(name: "OpenWeatherMapFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "Places", "UTCTime"]),
+    .target(name: "LegacyFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "UTCTime"]),
     .target(
       name: "NwpcubeFace",
       dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
@@ -118,7 +119,8 @@ let package = Package(
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "NwpcubeFace", "PointQuery",
+        "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "LegacyFace", "NwpcubeFace",
+        "PointQuery",
         "Store", "CubeFormat",
         "Meteorology", "UTCTime", "Places",
         "Warnings", "Meteogram", "MapTiles", "FNV", "Platform",
@@ -139,7 +141,7 @@ let package = Package(
       name: "nwpcube",
       dependencies: [
         "Ingest", "PointQuery", "Store", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace",
-        "NwpcubeFace", "GridGeometry", "SampleRun", "UTCTime",
+        "LegacyFace", "NwpcubeFace", "GridGeometry", "SampleRun", "UTCTime",
         "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles", "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -182,7 +184,8 @@ let package = Package(
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
-        "HTTPService", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "NwpcubeFace",
+        "HTTPService", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "LegacyFace",
+        "NwpcubeFace",
         "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
         "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "Platform", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),

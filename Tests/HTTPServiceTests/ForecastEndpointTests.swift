@@ -1,6 +1,7 @@
 import Forecast
 import Foundation
 import Meteorology
+import OpenMeteoFace
 import Testing
 import UTCTime
 import _TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyFace
 import Meteogram
 import Meteorology
 import OpenMeteoFace

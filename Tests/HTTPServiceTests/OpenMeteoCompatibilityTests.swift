@@ -323,7 +323,8 @@ import _TestSupport
       let query = try QueryParameters(
         "\(Self.point)&hourly=temperature_2m&timezone=auto&start_date=\(date)&end_date=\(date)", maximumBytes: 8192)
       let parameters = try ForecastParameters(
-        query, limits: ServiceLimits(), now: SampleService.now, zoneFinder: settings.zoneFinder)
+        query, limits: (ServiceLimits().locations, ServiceLimits().days), now: SampleService.now,
+        zoneFinder: settings.zoneFinder)
       let hours = try #require(parameters.queries.first?.hours)
       #expect(hours.count == count, "\(date)")
       let texts = hours.map { hour in

@@ -37,7 +37,7 @@ struct ServiceRoutes: Sendable {
     }
     router.get(RouterPath(Self.openAPIPath)) { _, _ in
       guard let openAPI else {
-        throw APIError(.notFound, "the OpenAPI document is not installed beside this nwpcube binary")
+        throw FaceError(.notFound, "the OpenAPI document is not installed beside this nwpcube binary")
       }
       return Responses.text(openAPI, contentType: Responses.yaml)
     }

@@ -1,5 +1,6 @@
-/// Where a request carries its key.
-enum KeyLocation: Sendable, Equatable {
+/// Where a request carries its API key: what a face says (`Face.key`) and what the
+/// service's key check, load gate and log read.
+public enum KeyLocation: Sendable, Equatable {
   /// A query parameter of this name (lower case), matched whatever the ASCII case of the
   /// name sent, since clients differ (pyowm sends OpenWeatherMap's `appid` as `APPID`); it
   /// is taken out of the query before the route reads it, so that no route sees a key or
@@ -10,7 +11,7 @@ enum KeyLocation: Sendable, Equatable {
   case pathSegment(Int)
 
   /// What messages call the key: the parameter's name, or its place in the path.
-  var subject: String {
+  package var subject: String {
     switch self {
     case .query(let name): name
     case .pathSegment(let index): "path segment \(index)"
@@ -18,7 +19,7 @@ enum KeyLocation: Sendable, Equatable {
   }
 
   /// How to pass a key, for the message that says one is missing.
-  var help: String {
+  package var help: String {
     switch self {
     case .query(let name): "give it as the query parameter \(name)"
     case .pathSegment(let index): "give it as path segment \(index)"
@@ -27,7 +28,7 @@ enum KeyLocation: Sendable, Equatable {
 
   /// The `WWW-Authenticate` challenge of a 401: the scheme `APIKey` (no registered scheme
   /// carries a key in the query or the path), with where this family takes the key.
-  var challenge: String {
+  package var challenge: String {
     switch self {
     case .query(let name): #"APIKey realm="nwpcube", parameter="\#(name)""#
     case .pathSegment(let index): #"APIKey realm="nwpcube", path-segment="\#(index)""#
@@ -35,7 +36,7 @@ enum KeyLocation: Sendable, Equatable {
   }
 
   /// The `index`th segment of `path` (from 1), nil when the path is shorter.
-  static func segment(_ index: Int, of path: String) -> Substring? {
+  package static func segment(_ index: Int, of path: String) -> Substring? {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard index >= 1, index <= segments.count else { return nil }
     return segments[segments.startIndex + index - 1]
@@ -45,13 +46,13 @@ enum KeyLocation: Sendable, Equatable {
   /// key is, so that `%6Bey` is the key `key` wherever it is sent: empty when the path is
   /// shorter, nil when an escape is malformed. Everything that reads a key from a path reads
   /// it here, so that a key is the same key to each of them.
-  static func key(inSegment index: Int, of path: String) -> String? {
+  package static func key(inSegment index: Int, of path: String) -> String? {
     QueryParameters.percentDecoded((segment(index, of: path) ?? "").utf8)
   }
 
   /// `query` without the parameter `name` (as decoded); nil when nothing is left. Every
   /// other parameter stays byte for byte as sent.
-  static func query(_ query: String?, removing name: String) -> String? {
+  package static func query(_ query: String?, removing name: String) -> String? {
     guard let query else { return nil }
     let kept = parameters(query).filter { !isKeyName($0.name, name) }.map { String(decoding: $0.text, as: UTF8.self) }
     return kept.isEmpty ? nil : kept.joined(separator: "&")
@@ -59,7 +60,7 @@ enum KeyLocation: Sendable, Equatable {
 
   /// `query` with the values of the parameters `names` (as decoded) replaced by
   /// `(redacted)`, for the log: a key must not be written where many can read it.
-  static func query(_ query: String, redacting names: [String]) -> String {
+  package static func query(_ query: String, redacting names: [String]) -> String {
     // Most queries have no key and no escape: they are logged as they came, unscanned.
     guard query.utf8.contains(UInt8(ascii: "%")) || names.contains(where: { Self.mentions(query, $0) }) else {
       return query
@@ -74,7 +75,7 @@ enum KeyLocation: Sendable, Equatable {
 
   /// Whether `sent`, a parameter name as decoded, is the key parameter `name` (lower case),
   /// ignoring ASCII case.
-  static func isKeyName(_ sent: String?, _ name: String) -> Bool {
+  package static func isKeyName(_ sent: String?, _ name: String) -> Bool {
     guard let sent, sent.utf8.count == name.utf8.count else { return false }
     return zip(sent.utf8, name.utf8).allSatisfy { lowered($0) == $1 }
   }
@@ -83,7 +84,7 @@ enum KeyLocation: Sendable, Equatable {
   /// byte scan: Foundation's `contains`, which `String` gets when Foundation is imported,
   /// goes through `NSString` and cost 2 % of a forecast request in the two middlewares that
   /// ask on every request.
-  static func mentions(_ query: String, _ name: String) -> Bool {
+  package static func mentions(_ query: String, _ name: String) -> Bool {
     let (haystack, needle) = (Array(query.utf8), Array(name.utf8))
     guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
     return (0...(haystack.count - needle.count)).contains { start in

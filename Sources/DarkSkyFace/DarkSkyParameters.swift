@@ -1,55 +1,56 @@
-import DarkSkyFace
+import FaceKit
 import Forecast
 
 /// A Dark Sky request's path location (`latitude,longitude` or `latitude,longitude,time`)
 /// and query (`exclude`, `extend`, `units`, `lang`), as Dark Sky read them. Parameters
 /// Dark Sky did not have are ignored, as Dark Sky ignored them, so that a client's extras
 /// (Pirate Weather's `version`, say) do not break it.
-struct DarkSkyParameters {
+package struct DarkSkyParameters {
   /// A Time Machine time as written: an instant, or a wall-clock time in the point's zone.
-  enum Time: Equatable {
+  package enum Time: Equatable {
     case instant(Int64)
     /// Seconds of the local wall-clock time counted as if it were UTC.
     case local(Int64)
   }
 
   /// The query parameters read; others are ignored.
-  static let names = ["exclude", "extend", "units", "lang"]
+  package static let names = ["exclude", "extend", "units", "lang"]
 
-  static let locationHelp =
+  package static let locationHelp =
     "latitude,longitude or latitude,longitude,time (e.g. 38.7223,-9.1393 or 38.7223,-9.1393,2026-06-21T12:00:00)"
-  static let timeHelp =
+  package static let timeHelp =
     "Unix seconds or a time written yyyy-MM-ddTHH:mm:ss, optionally followed by Z or ±hh:mm "
     + "(e.g. 1782043200 or 2026-06-21T12:00:00Z); without a zone it is the point's local time"
 
-  let latitude: Double
-  let longitude: Double
+  package let latitude: Double
+  package let longitude: Double
   /// The Time Machine time, nil for a forecast from now.
-  let time: Time?
+  package let time: Time?
   /// The text of `time`, for messages.
-  let timeText: String?
-  let excluded: Set<DarkSkyQuery.Block>
-  let extendHourly: Bool
+  package let timeText: String?
+  package let excluded: Set<DarkSkyQuery.Block>
+  package let extendHourly: Bool
   /// nil for `auto`.
-  let units: DarkSkyUnits?
+  package let units: DarkSkyUnits?
 
   /// Reads the decoded location segment and the query.
-  /// - Throws: `APIError` naming the part at fault.
-  init(location: String, query: QueryParameters) throws(APIError) {
+  /// - Throws: `FaceError` naming the part at fault.
+  package init(location: String, query: QueryParameters) throws(FaceError) {
     let parts = location.split(separator: ",", omittingEmptySubsequences: false)
     guard parts.count == 2 || parts.count == 3 else {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         "location",
         "\(QueryParameters.quoted(location)) has \(parts.count) comma-separated part\(parts.count == 1 ? "" : "s"); "
           + "give \(Self.locationHelp)")
     }
-    latitude = try QueryParameters.number(
-      String(parts[0]), name: "latitude", in: -90...90,
+    latitude = try Coordinate.latitude(
+      String(parts[0]), name: "latitude",
       expected: "a latitude in decimal degrees, −90…90, as in "
         + Self.locationHelp)
-    longitude = try QueryParameters.number(
-      String(parts[1]), name: "longitude", in: -180...180,
-      expected: "an east-positive longitude in decimal degrees, −180…180, as in " + Self.locationHelp)
+    longitude = try Coordinate.longitude(
+      String(parts[1]), name: "longitude",
+      expected: "an east-positive longitude in decimal degrees, −180…180, as in " + Self.locationHelp,
+      in: Coordinate.signedLongitudes)
     if parts.count == 3 {
       timeText = String(parts[2])
       time = try Self.time(String(parts[2]))
@@ -58,11 +59,11 @@ struct DarkSkyParameters {
     }
     excluded = try Self.excluded(query["exclude"])
     if let extend = query["extend"], extend != "hourly" {
-      throw APIError.parameter("extend", "\(QueryParameters.quoted(extend)) is not allowed; give hourly")
+      throw FaceError.parameter("extend", "\(QueryParameters.quoted(extend)) is not allowed; give hourly")
     }
     extendHourly = query["extend"] != nil
     if let lang = query["lang"], lang != "en" {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         "lang", "\(QueryParameters.quoted(lang)) is not available; summaries are written in English only: give en")
     }
     switch query["units"] {
@@ -72,7 +73,7 @@ struct DarkSkyParameters {
     case "uk": units = .uk2
     case let name?:
       guard let chosen = DarkSkyUnits(rawValue: name) else {
-        throw APIError.parameter(
+        throw FaceError.parameter(
           "units",
           "\(QueryParameters.quoted(name)) is not allowed; give "
             + (DarkSkyUnits.allCases.map(\.rawValue) + ["uk", "auto"]).joined(separator: ", "))
@@ -82,12 +83,12 @@ struct DarkSkyParameters {
   }
 
   /// `exclude`: block names separated by commas; an empty item is skipped (`exclude=`).
-  static func excluded(_ text: String?) throws(APIError) -> Set<DarkSkyQuery.Block> {
+  package static func excluded(_ text: String?) throws(FaceError) -> Set<DarkSkyQuery.Block> {
     guard let text else { return [] }
     var blocks: Set<DarkSkyQuery.Block> = []
     for item in text.split(separator: ",") {
       guard let block = DarkSkyQuery.Block(rawValue: String(item)) else {
-        throw APIError.parameter(
+        throw FaceError.parameter(
           "exclude",
           "unknown block \(QueryParameters.quoted(String(item))); give a comma-separated list of "
             + DarkSkyQuery.Block.allCases.map(\.rawValue).joined(separator: ", "))
@@ -99,8 +100,8 @@ struct DarkSkyParameters {
 
   /// A Time Machine time: Unix seconds (`-` allowed), or `yyyy-MM-ddTHH:mm:ss` with an
   /// optional `Z` or `±hh:mm`.
-  static func time(_ text: String) throws(APIError) -> Time {
-    let bad = APIError.parameter("time", "\(QueryParameters.quoted(text)) is not a time; give \(timeHelp)")
+  package static func time(_ text: String) throws(FaceError) -> Time {
+    let bad = FaceError.parameter("time", "\(QueryParameters.quoted(text)) is not a time; give \(timeHelp)")
     let bytes = Array(text.utf8)
     func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     let digits = bytes.first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
@@ -137,7 +138,7 @@ struct DarkSkyParameters {
 
   /// The Time Machine time as Unix seconds, a local time read in `zone` (the earlier of a
   /// repeated hour; a skipped hour with the offset before the gap).
-  func instant(in zone: LocalTimeZone) -> Int64? {
+  package func instant(in zone: LocalTimeZone) -> Int64? {
     switch time {
     case nil: nil
     case .instant(let seconds): seconds

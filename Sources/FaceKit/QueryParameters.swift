@@ -10,9 +10,9 @@
 /// An API whose original reads repeated keys says how (`Repeats`): Open-Meteo's lists
 /// gather every value given (`hourly=a&hourly=b,c` is `a`, `b`, `c`), and its single values
 /// take the last one given, as its query decoder (Vapor's) does.
-struct QueryParameters: Sendable {
+public struct QueryParameters: Sendable {
   /// What a parameter given more than once means.
-  enum Repeats: Sendable {
+  public enum Repeats: Sendable {
     /// Refused, naming the parameter, except for the list parameters `lists`.
     case refused(except: Set<String> = [])
     /// List parameters in `lists` gather every value; any other takes the last value.
@@ -28,18 +28,22 @@ struct QueryParameters: Sendable {
   private let pairs: [(name: String, value: String)]
 
   /// Decodes `query` (the text after `?`, or a form body; nil when there is none).
-  /// - Parameter repeats: what a parameter given more than once means.
-  /// - Throws: `APIError` 414 when the query is longer than `maximumBytes`, 400 for
-  ///   malformed percent-encoding, a parameter without a name, or one given twice where
-  ///   `repeats` refuses it.
-  init(_ query: String?, maximumBytes: Int, repeats: Repeats = .refused()) throws(APIError) {
+  /// - Parameters:
+  ///   - repeats: what a parameter given more than once means.
+  ///   - keyNames: the key parameters (`apikey`, `appid`), whose values no message quotes.
+  /// - Throws: `FaceError` `.tooLong` when the query is longer than `maximumBytes`,
+  ///   `.badParameter` for malformed percent-encoding, a parameter without a name, or one
+  ///   given twice where `repeats` refuses it.
+  public init(
+    _ query: String?, maximumBytes: Int, repeats: Repeats = .refused(), keyNames: [String] = []
+  ) throws(FaceError) {
     guard let query, !query.isEmpty else {
       pairs = []
       return
     }
     guard query.utf8.count <= maximumBytes else {
-      throw APIError(
-        .uriTooLong, "the query string is \(query.utf8.count) bytes long; at most \(maximumBytes) are accepted")
+      throw FaceError(
+        .tooLong, "the query string is \(query.utf8.count) bytes long; at most \(maximumBytes) are accepted")
     }
     var pairs: [(name: String, value: String)] = []
     let lists = repeats.lists
@@ -51,22 +55,22 @@ struct QueryParameters: Sendable {
       let rawValue = equals.map { part[part.index(after: $0)...] } ?? part[part.endIndex...]
       guard var name = Self.percentDecoded(rawName), let value = Self.percentDecoded(rawValue) else {
         // Quoted as the log writes it: a key's value is a secret even when malformed.
-        let quoted = KeyLocation.query(String(decoding: part, as: UTF8.self), redacting: APIFamily.keyParameters)
-        throw APIError(
-          .badRequest,
+        let quoted = KeyLocation.query(String(decoding: part, as: UTF8.self), redacting: keyNames)
+        throw FaceError(
+          .badParameter,
           "the query string has malformed percent-encoding in \(Self.quoted(quoted)); "
             + "encode bytes as %XX with two hexadecimal digits, in UTF-8")
       }
       guard !name.isEmpty else {
-        throw APIError(
-          .badRequest,
+        throw FaceError(
+          .badParameter,
           "the query string has a value without a parameter name: \(Self.quoted(String(decoding: part, as: UTF8.self)))"
         )
       }
       // `hourly[]=…`, as form encoders of some languages write a list, is `hourly`.
       if name.hasSuffix("[]"), lists.contains(String(name.dropLast(2))) { name = String(name.dropLast(2)) }
       if case .refused = repeats, !lists.contains(name), pairs.contains(where: { $0.name == name }) {
-        throw APIError.parameter(Self.shortened(name), "given more than once; give each parameter once")
+        throw FaceError.parameter(Self.shortened(name), "given more than once; give each parameter once")
       }
       pairs.append((name, value))
     }
@@ -74,17 +78,17 @@ struct QueryParameters: Sendable {
   }
 
   /// The names given, in order.
-  var names: [String] { pairs.map(\.name) }
+  public var names: [String] { pairs.map(\.name) }
 
   /// The value of `name` (the last, where a repeat is allowed), or nil when it is not given.
-  subscript(_ name: String) -> String? {
+  public subscript(_ name: String) -> String? {
     pairs.last { $0.name == name }?.value
   }
 
   /// The items of the list parameter `name`: every value given for it, in order, each split
   /// at commas (and at `|`, which Open-Meteo's decoder also splits at); nil when it is not
   /// given. An empty value is one empty item.
-  func list(_ name: String) -> [Substring]? {
+  public func list(_ name: String) -> [Substring]? {
     var items: [Substring]?
     for pair in pairs where pair.name == name {
       let split = pair.value.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "|" }
@@ -95,12 +99,12 @@ struct QueryParameters: Sendable {
 
   /// The value of the key parameter `name` (lower case), whatever the ASCII case it was
   /// sent in (`KeyLocation.query`).
-  /// - Throws: `APIError` 400 when it is given more than once, whatever `Repeats` says of
+  /// - Throws: `FaceError` 400 when it is given more than once, whatever `Repeats` says of
   ///   other parameters: a key decides who is answered, and two keys have no single meaning.
-  func key(_ name: String) throws(APIError) -> String? {
+  public func key(_ name: String) throws(FaceError) -> String? {
     let values = pairs.filter { KeyLocation.isKeyName($0.name, name) }
     guard values.count <= 1 else {
-      throw APIError.parameter(name, "given more than once; give each parameter once")
+      throw FaceError.parameter(name, "given more than once; give each parameter once")
     }
     return values.first?.value
   }
@@ -108,36 +112,48 @@ struct QueryParameters: Sendable {
   /// Refuses parameters outside `allowed`, which are most often misspellings
   /// (`forecast_day`) that would otherwise be ignored in silence.
   /// - Parameter listed: the names the message lists, `allowed` when nil.
-  func rejectUnknown(allowed: [String], listed: [String]? = nil) throws(APIError) {
+  public func rejectUnknown(allowed: [String], listed: [String]? = nil) throws(FaceError) {
     for name in names where !allowed.contains(name) {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         Self.shortened(name), "unknown parameter; allowed: \((listed ?? allowed).joined(separator: ", "))")
     }
   }
 
   /// The value of a parameter that must be given.
   /// - Parameter expected: what a good value looks like, for the message.
-  func required(_ name: String, expected: String) throws(APIError) -> String {
-    guard let value = self[name] else { throw APIError.parameter(name, "missing; give \(expected)") }
-    guard !value.isEmpty else { throw APIError.parameter(name, "empty; give \(expected)") }
+  public func required(_ name: String, expected: String) throws(FaceError) -> String {
+    guard let value = self[name] else { throw FaceError.parameter(name, "missing; give \(expected)") }
+    guard !value.isEmpty else { throw FaceError.parameter(name, "empty; give \(expected)") }
     return value
   }
 
   /// A decimal number in `range`, or nil when `name` is not given.
-  func number(_ name: String, in range: ClosedRange<Double>, expected: String) throws(APIError) -> Double? {
+  public func number(_ name: String, in range: ClosedRange<Double>, expected: String) throws(FaceError) -> Double? {
     guard let text = self[name] else { return nil }
     return try Self.number(text, name: name, in: range, expected: expected)
   }
 
+  /// A parameter whose value is one of a fixed set of names; `default` when it is not given.
+  public func choice<Choice: RawRepresentable & CaseIterable>(
+    _ name: String, default: Choice
+  ) throws(FaceError) -> Choice where Choice.RawValue == String {
+    guard let text = self[name] else { return `default` }
+    guard let choice = Choice(rawValue: text) else {
+      let allowed = Choice.allCases.map(\.rawValue).joined(separator: " or ")
+      throw FaceError.parameter(name, "\(Self.quoted(text)) is not allowed; give \(allowed)")
+    }
+    return choice
+  }
+
   /// An integer in `range`, or nil when `name` is not given.
-  func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+  public func integer(_ name: String, in range: ClosedRange<Int>) throws(FaceError) -> Int? {
     guard let text = self[name] else { return nil }
     let allowed = "an integer in \(range.lowerBound)…\(range.upperBound)"
     guard let value = Int(text) else {
-      throw APIError.parameter(name, "\(Self.quoted(text)) is not an integer; give \(allowed)")
+      throw FaceError.parameter(name, "\(Self.quoted(text)) is not an integer; give \(allowed)")
     }
     guard range.contains(value) else {
-      throw APIError.parameter(name, "\(value) is out of range; give \(allowed)")
+      throw FaceError.parameter(name, "\(value) is out of range; give \(allowed)")
     }
     return value
   }
@@ -146,9 +162,9 @@ struct QueryParameters: Sendable {
   ///
   /// Plain decimal notation only (`38.1294`, `-8.9341`, `1e-3`): `Double(_:)` alone would
   /// also take `nan`, `inf` and hexadecimal floats, none of which is a coordinate.
-  static func number(
+  public static func number(
     _ text: String, name: String, in range: ClosedRange<Double>, expected: String
-  ) throws(APIError) -> Double {
+  ) throws(FaceError) -> Double {
     let decimal =
       !text.isEmpty
       && text.utf8.allSatisfy { byte in
@@ -157,26 +173,26 @@ struct QueryParameters: Sendable {
           || byte == UInt8(ascii: "E")
       }
     guard decimal, let value = Double(text), value.isFinite else {
-      throw APIError.parameter(name, "\(quoted(text)) is not a decimal number; give \(expected)")
+      throw FaceError.parameter(name, "\(quoted(text)) is not a decimal number; give \(expected)")
     }
     guard range.contains(value) else {
-      throw APIError.parameter(name, "\(quoted(text)) is out of range; give \(expected)")
+      throw FaceError.parameter(name, "\(quoted(text)) is out of range; give \(expected)")
     }
     return value
   }
 
   /// `text` in single quotes for a message, shortened when long: a message quotes what
   /// it refuses, but should not echo a kilobyte of it.
-  static func quoted(_ text: String) -> String { "'\(shortened(text))'" }
+  public static func quoted(_ text: String) -> String { "'\(shortened(text))'" }
 
   /// `text` cut to `limit` characters, with an ellipsis when cut.
-  static func shortened(_ text: String, limit: Int = 60) -> String {
+  public static func shortened(_ text: String, limit: Int = 60) -> String {
     text.count <= limit ? text : "\(text.prefix(limit))…"
   }
 
   /// `text` with `%XX` escapes decoded; nil when an escape is malformed or the bytes are
   /// not UTF-8.
-  static func percentDecoded(_ text: Substring.UTF8View) -> String? {
+  public static func percentDecoded(_ text: Substring.UTF8View) -> String? {
     // The query is a valid String and `&` and `=` are ASCII, so a slice without escapes is
     // valid UTF-8 as it stands.
     guard text.contains(UInt8(ascii: "%")) else { return String(decoding: text, as: UTF8.self) }

@@ -1,5 +1,3 @@
-import Places
-
 /// Finds the IANA time zone of a point, for `timezone=auto`: the gazetteer's nearest
 /// place's zone once the service has one, nothing until then (and `auto` is refused).
 public struct ZoneFinder: Sendable {
@@ -15,15 +13,4 @@ public struct ZoneFinder: Sendable {
 
   /// The zone identifier at the point, nil when the finder knows none.
   public func zone(latitude: Double, longitude: Double) -> String? { find(latitude, longitude) }
-}
-
-extension ZoneFinder {
-  /// The zone of the gazetteer's place nearest the point: what `timezone=auto` uses when
-  /// the service has a gazetteer (`--places`). GeoNames gives every place its zone; a place
-  /// without one finds nothing, and `auto` is then refused for the point.
-  public init(nearestPlaceIn gazetteer: Gazetteer) {
-    self.init(source: "the gazetteer") { latitude, longitude in
-      gazetteer.nearest(latitude: latitude, longitude: longitude).map(\.timezone).flatMap { $0.isEmpty ? nil : $0 }
-    }
-  }
 }
