@@ -85,11 +85,13 @@ let package = Package(
     .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",
-      dependencies: ["Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV"]),
+      dependencies: [
+        "Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV", "JSONOutput",
+      ]),
     // The kit the API faces share: query parameters, coordinates, the face error and the
     // `Face` protocol, JSON writing, the presentation columns the faces and the pictures
     // share. Free of HTTP, of the store and of the cube format.
-    .target(name: "FaceKit", dependencies: ["Forecast", "Meteorology", "UTCTime"]),
+    .target(name: "FaceKit", dependencies: ["Forecast", "Meteorology", "UTCTime", "JSONOutput"]),
     // One module per API face: its parameters, documents and presentation tables. A face
     // imports no other face, no store and no cube format (Scripts/import-graph.rules).
     .target(name: "OpenMeteoFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
@@ -106,6 +108,9 @@ let package = Package(
       dependencies: ["Forecast", "FaceKit", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
+    // The one JSON writer and decimal formatter of every answer: no dependency, so that every
+    // face, CAP and the legends can share it without depending on one another.
+    .target(name: "JSONOutput"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
     .target(name: "XMLText"),
     // The stable FNV-1a digest behind CAP identifiers and the pictures' ETags.
@@ -115,6 +120,7 @@ let package = Package(
       name: "MapTiles",
       dependencies: [
         "PointQuery", "CubeFormat", "GridGeometry", "Meteorology", "UTCTime", "CPNGWriter", "XMLText", "FNV",
+        "JSONOutput",
       ]),
     .target(
       name: "HTTPService",
@@ -169,6 +175,7 @@ let package = Package(
     .testTarget(name: "SampleRunTests", dependencies: ["SampleRun", "NetCDF", "GridGeometry"]),
     .testTarget(name: "CLITests", dependencies: ["PointQuery", "Store", "UTCTime", "_TestSupport"]),
     .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+    .testTarget(name: "JSONOutputTests", dependencies: ["JSONOutput"]),
     .testTarget(
       name: "WarningsTests",
       dependencies: [

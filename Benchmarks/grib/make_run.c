@@ -2,10 +2,11 @@
    own decode: a regular 0.25° global grid (1440 × 721, north to south, 0–360), one file
    per 3-hourly step, each with 2 m temperature and relative humidity, 10 m wind, sea-level
    and surface pressure, total cloud and precipitation accumulated with GFS's 6-hour reset.
-   Fields are smooth patterns with noise, simple-packed at 16 bits, as NCEP packs them.
+   Fields are smooth patterns with noise, packed at 16 bits: simple packing by default, or
+   the packing named (grid_complex_spatial_differencing is what NCEP's GFS writes).
 
    cc -O2 -o make_run make_run.c -leccodes -lm
-   ./make_run DIRECTORY STEPS            (steps 3, 6, … 3·STEPS hours) */
+   ./make_run DIRECTORY STEPS [PACKING]  (steps 3, 6, … 3·STEPS hours) */
 #include <eccodes.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 
 #define NI 1440
 #define NJ 721
+
+static const char *packing = "grid_simple";
 
 static void check(int status, const char *what) {
   if (status) {
@@ -62,6 +65,9 @@ static void field(FILE *out, int step, int d, int c, int n, long surface, long h
       for (int k = 0; k < intervals; k++) values[j * NI + i] += value(90 - 0.25 * j, 0.25 * i, step - k);
     }
   check(codes_set_double_array(h, "values", values, NI * NJ), "values");
+  /* Repacked once the grid has its values (ecCodes refuses a packing of the sample's). */
+  size_t packingLength = 0;
+  check(codes_set_string(h, "packingType", packing, &packingLength), "packingType");
   const void *message;
   size_t size;
   check(codes_get_message(h, &message, &size), "message");
@@ -85,8 +91,9 @@ static double rain(double lat, double lon, int step) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) { fprintf(stderr, "usage: make_run DIRECTORY STEPS\n"); return 2; }
+  if (argc != 3 && argc != 4) { fprintf(stderr, "usage: make_run DIRECTORY STEPS [PACKING]\n"); return 2; }
   int steps = atoi(argv[2]);
+  if (argc == 4) packing = argv[3];
   for (int s = 1; s <= steps; s++) {
     int hour = 3 * s;
     char path[4096], range[32];

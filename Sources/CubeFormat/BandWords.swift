@@ -13,6 +13,11 @@ import Synchronization
 /// reset, so that the next band's steps can be derived while the band is packed, in the
 /// same words.
 ///
+/// A row (one metric at one step) never stored reads as missing once the band is sealed:
+/// the seal fills it then. The words are not filled with missing beforehand, since ingest
+/// stores every row of a band: filling them first wrote a band's words (40 MiB for a global
+/// band) twice, once on one thread before any step could start.
+///
 /// `@unchecked Sendable`: it owns its allocation and the lock that hands out its steps,
 /// through which alone the words are reached.
 package final class BandWords: @unchecked Sendable {
@@ -22,6 +27,9 @@ package final class BandWords: @unchecked Sendable {
   /// Words the allocation holds: a full band's.
   let capacity: Int
   private let base: UnsafeMutablePointer<UInt16>
+  /// Whether each row, `[metric][step]`, was stored since the band was held: written by the
+  /// holder of the step's claim alone, read under the lock once no step is claimed.
+  private let stored: UnsafeMutablePointer<Bool>
 
   private struct State {
     /// Cells of the band held.
@@ -43,14 +51,16 @@ package final class BandWords: @unchecked Sendable {
     self.metrics = metrics
     capacity = bandCells * steps * metrics.count
     base = .allocate(capacity: Swift.max(capacity, 1))
+    stored = .allocate(capacity: Swift.max(steps * metrics.count, 1))
+    stored.initialize(repeating: false, count: Swift.max(steps * metrics.count, 1))
     state = Mutex(State(cells: cells, claimed: [Bool](repeating: false, count: steps)))
-    base.initialize(repeating: CubeMetric.missing, count: Swift.max(capacity, 1))
   }
 
   deinit {
     // A group released while entered is a fault of libdispatch's: balance it.
     if state.withLock({ $0.reopening }) { reopened.leave() }
     base.deallocate()
+    stored.deallocate()
   }
 
   /// Cells of the band held.
@@ -76,7 +86,8 @@ package final class BandWords: @unchecked Sendable {
         return .claimed(cells: state.cells)
       }
       switch outcome {
-      case .claimed(let cells): return StepWords(owner: self, step: step, cells: cells, steps: steps, base: base)
+      case .claimed(let cells):
+        return StepWords(owner: self, step: step, cells: cells, steps: steps, base: base, stored: stored)
       case .refused: return nil
       case .wait: reopened.wait()
       }
@@ -97,6 +108,10 @@ package final class BandWords: @unchecked Sendable {
   func seal(reopening: Bool = false) -> Bool {
     state.withLock { state in
       guard state.outstanding == 0, !state.sealed else { return false }
+      // Rows never stored are missing.
+      for row in 0..<steps * metrics.count where !stored[row] {
+        (base + row * state.cells).update(repeating: CubeMetric.missing, count: state.cells)
+      }
       state.sealed = true
       state.reopening = reopening
       if reopening { reopened.enter() }
@@ -117,7 +132,7 @@ package final class BandWords: @unchecked Sendable {
   func reset(cells: Int) -> Bool {
     state.withLock { state in
       guard state.outstanding == 0, cells * steps * metrics.count <= capacity else { return false }
-      base.update(repeating: CubeMetric.missing, count: cells * steps * metrics.count)
+      stored.update(repeating: false, count: steps * metrics.count)
       if state.reopening { reopened.leave() }
       state = State(cells: cells, claimed: [Bool](repeating: false, count: steps))
       return true
@@ -135,13 +150,18 @@ package struct StepWords: ~Copyable {
   package let cells: Int
   private let steps: Int
   private let base: UnsafeMutablePointer<UInt16>
+  private let stored: UnsafeMutablePointer<Bool>
 
-  fileprivate init(owner: BandWords, step: Int, cells: Int, steps: Int, base: UnsafeMutablePointer<UInt16>) {
+  fileprivate init(
+    owner: BandWords, step: Int, cells: Int, steps: Int, base: UnsafeMutablePointer<UInt16>,
+    stored: UnsafeMutablePointer<Bool>
+  ) {
     self.owner = owner
     self.step = step
     self.cells = cells
     self.steps = steps
     self.base = base
+    self.stored = stored
   }
 
   deinit { owner.release(step: step) }
@@ -151,7 +171,19 @@ package struct StepWords: ~Copyable {
   /// stored as missing, nil when all fit. Refused (returns 0, stores nothing) for a metric
   /// out of range or a count other than the band's cells.
   package func store(metric: Int, values: UnsafeBufferPointer<Double>) -> Int? {
-    guard owner.metrics.indices.contains(metric), values.count == cells else { return 0 }
-    return owner.metrics[metric].quantize(values, into: base + (metric * steps + step) * cells)
+    store(metric: metric, values: values, checking: -Double.infinity...Double.infinity).unrepresentable
+  }
+
+  /// Stores `values` as `store(metric:values:)` does, and tells from the same pass whether
+  /// every value is NaN or a finite number within `plausible`
+  /// (`CubeMetric.quantize(_:into:checking:)`); when one is not, the caller guards the
+  /// values and stores them again. A refused call stores nothing and reports 0 and false.
+  package func store(
+    metric: Int, values: UnsafeBufferPointer<Double>, checking plausible: ClosedRange<Double>
+  ) -> (unrepresentable: Int?, plausible: Bool) {
+    guard owner.metrics.indices.contains(metric), values.count == cells else { return (0, false) }
+    let row = metric * steps + step
+    stored[row] = true
+    return owner.metrics[metric].quantize(values, into: base + row * cells, checking: plausible)
   }
 }

@@ -361,6 +361,7 @@ final class BandWriter {
       record.setLE(geometryFlags, at: V3.geometryFlagsOffset)
       record.setLE(UInt64(plan.locatorIndexOffset), at: V3.locatorIndexOffsetOffset)
       record.setLE(UInt64(plan.locatorIndexBytes), at: V3.locatorIndexBytesOffset)
+      record.setLE(header.inputConvention, at: V3.inputConventionOffset)
     }
   }
 

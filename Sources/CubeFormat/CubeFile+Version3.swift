@@ -64,7 +64,11 @@ extension CubeFile {
         "corrupted: geometry flags 0x\(String(geometryFlags, radix: 16)) set bits this build does not know (it knows 0x\(String(V3.knownGeometryFlags, radix: 16)))"
       )
     }
-    for offset in stride(from: V3.locatorIndexBytesOffset + 8, to: V3.recordBytes, by: 8)
+    if field(V3.reservedOffset, UInt32.self) != 0 {
+      throw fail(
+        "corrupted: version 3 record bytes \(V3.reservedOffset)..<\(V3.reservedOffset + 4) are reserved and not 0")
+    }
+    for offset in stride(from: V3.reservedOffset + 4, to: V3.recordBytes, by: 8)
     where field(offset, UInt64.self) != 0 {
       throw fail("corrupted: version 3 record bytes \(offset)..<\(offset + 8) are reserved and not 0")
     }
@@ -140,7 +144,10 @@ extension CubeFile {
           "corrupted: \(label) \(name) is not 0, as version 3 (whose data is found by the band index) requires")
       }
     }
-    let header = try header(base: base, width: width, height: height, steps: steps, metrics: metrics, fail: fail)
+    var header = try header(base: base, width: width, height: height, steps: steps, metrics: metrics, fail: fail)
+    // Any value is read: a later build may record conventions this one does not know,
+    // which it then explains in WRF's names, as it does a cube without the field.
+    header.inputConvention = field(V3.inputConventionOffset, UInt32.self)
     let bandIndex = Int(indexOffset)..<Int(indexOffset + indexBytes)
     let locatorIndex = hasLocator ? Int(locatorOffset)..<Int(locatorOffset + locatorBytes) : nil
     guard !headerOnly else {

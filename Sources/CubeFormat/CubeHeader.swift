@@ -22,12 +22,18 @@ public struct CubeHeader: Sendable, Equatable {
   public var projection: CubeProjection
   /// The stored metrics, in table order.
   public var metrics: [CubeMetric]
+  /// The kind of input the metrics were derived from, as ingest records it (version 3's
+  /// record): 1 WRF, 2 MM5, 3 CF, 4 GRIB; 0 where not recorded (a cube of version 1 or 2,
+  /// or written before the field). Provenance, like the model's name: it only chooses the
+  /// names in which a missing metric's inputs are explained.
+  public var inputConvention: UInt32
 
   public init(
     width: Int, height: Int, stepCount: Int, firstTime: Int64, stepSeconds: Int64, runStart: Int64,
     model: String, domain: String, gridSpacing: Double, projection: CubeProjection,
-    metrics: [CubeMetric]
+    metrics: [CubeMetric], inputConvention: UInt32 = 0
   ) {
+    self.inputConvention = inputConvention
     self.width = width
     self.height = height
     self.stepCount = stepCount

@@ -29,6 +29,10 @@ extension CubeLayout {
     /// u64 offset and u64 bytes of the locator index section (0 and 0 without one).
     static let locatorIndexOffsetOffset = 56
     static let locatorIndexBytesOffset = 64
+    /// u32 input convention (`CubeHeader.inputConvention`): 0 in cubes written before it.
+    static let inputConventionOffset = 72
+    /// The first reserved byte: the rest of the record is 0.
+    static let reservedOffset = 76
 
     /// Geometry flag: the header's projection locates every cell of every position within
     /// 0.1 cell, as checked at ingest, so a reader need not check the cells again.

@@ -61,6 +61,21 @@ public struct CubeMetric: Sendable, Equatable {
   /// between every step, and the loop took 60 % longer.
   @inlinable
   public func quantize(_ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>) -> Int? {
+    quantize(values, into: words, checking: -Double.infinity...Double.infinity).unrepresentable
+  }
+
+  /// Quantizes `values` into `words` as `quantize(_:into:)` does, and tells, from the same
+  /// pass, whether every value is NaN or a finite number within `plausible`: a caller that
+  /// guards the values against a range before it stores them (ingest's last check of a
+  /// derived metric) needs to read them only once when they pass, as nearly all do, rather
+  /// than once to check them and again, from further down the memory hierarchy, to store
+  /// them. When some value does not pass, the words are those of the values as given, and
+  /// the caller guards the values and stores them again.
+  @inlinable
+  public func quantize(
+    _ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>,
+    checking plausible: ClosedRange<Double>
+  ) -> (unrepresentable: Int?, plausible: Bool) {
     typealias Values = SIMD8<Double>
     typealias Bits = SIMD8<UInt64>
     @inline(__always) func lanes(_ mask: SIMDMask<SIMD8<Int64>>) -> Bits { unsafeBitCast(mask, to: Bits.self) }
@@ -72,7 +87,10 @@ public struct CubeMetric: Sendable, Equatable {
     let highest = Values(repeating: 65534.5)
     let half = Values(repeating: 0.5)
     let missing = Bits(repeating: UInt64(Self.missing))
+    let (below, above) = (Values(repeating: plausible.lowerBound), Values(repeating: plausible.upperBound))
+    let infinity = Values(repeating: .infinity)
     var unrepresentable = Bits.zero
+    var implausible = Bits.zero
     let whole = values.count / Values.scalarCount * Values.scalarCount
     if let base = values.baseAddress {
       let input = UnsafeRawPointer(base)
@@ -89,17 +107,26 @@ public struct CubeMetric: Sendable, Equatable {
         let word = ((bits(sum) &+ tie) & fits) | (missing & ~fits)
         output.storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: word), toByteOffset: index &* 2, as: SIMD8<UInt16>.self)
         unrepresentable |= ~fits & lanes(value .== value)
+        // NaN fails every comparison; ±∞ is outside even an unbounded range.
+        implausible |=
+          lanes(value .< below) | lanes(value .> above) | lanes(value .== infinity) | lanes(value .== -infinity)
       }
     }
     var tailUnrepresentable = false
+    var tailImplausible = false
     for index in whole..<values.count {
-      let word = quantize(values[index])
+      let value = values[index]
+      let word = quantize(value)
       words[index] = word ?? Self.missing
       tailUnrepresentable = tailUnrepresentable || word == nil
+      tailImplausible =
+        tailImplausible || value < plausible.lowerBound || value > plausible.upperBound
+        || value.magnitude == .infinity
     }
-    guard unrepresentable != .zero || tailUnrepresentable else { return nil }
+    let passed = implausible == .zero && !tailImplausible
+    guard unrepresentable != .zero || tailUnrepresentable else { return (nil, passed) }
     // Rare: an unrepresentable value ends the ingest, so finding it again costs nothing.
-    return values.firstIndex { quantize($0) == nil }
+    return (values.firstIndex { quantize($0) == nil }, passed)
   }
 
   /// The value of a stored word, nil when missing.

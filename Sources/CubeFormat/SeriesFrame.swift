@@ -89,15 +89,18 @@ public struct SeriesFrame: Sendable, Equatable {
     var buffer: UInt64 = 0
     var filled: UInt64 = 0
     var byte = 0
+    // Wrapping and masking operators: `filled` is below 32 before each shift and a code
+    // below 2^16, so nothing overflows, and the plain operators' checks (an overshift test
+    // and a select for each code, and overflow traps) are work for nothing.
     for word in words {
       let code = word == CubeMetric.missing ? all : UInt64(word &- reference)
-      buffer |= code << filled
-      filled += shift
+      buffer |= code &<< filled
+      filled &+= shift
       if filled >= 32 {
         payload.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, toByteOffset: byte, as: UInt32.self)
-        buffer >>= 32
-        filled -= 32
-        byte += 4
+        buffer &>>= 32
+        filled &-= 32
+        byte &+= 4
       }
     }
     while filled > 0 {

@@ -44,10 +44,14 @@ public struct DarkSkyDocument: Sendable {
   }
 
   /// The document as UTF-8 JSON.
-  public var jsonBytes: [UInt8] {
+  public var jsonBytes: [UInt8] { withJSON { Array($0) } }
+
+  /// Lends the document's UTF-8 JSON to `body` without copying it, so that a server copies
+  /// it once, into its response.
+  public func withJSON<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     var writer = Writer(units: answer.query.units.system)
     writer.document(self)
-    return writer.out.bytes
+    return try writer.out.withBytes(body)
   }
 
   /// The document as JSON text.

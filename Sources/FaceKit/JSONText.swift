@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// A small JSON writer: key order as given, numbers rounded to each metric's precision
 /// (a quantized 21.37 prints as 21.37, not 21.370000000000001).
 public enum JSONText {
@@ -27,13 +29,10 @@ public enum JSONText {
     return out + "\""
   }
 
+  /// `value` rounded to `decimals` places (0…9) as a JSON number, `null` for nil and
+  /// non-finite values: `DecimalFormat.json`, the text every answer writes.
   public static func number(_ value: Double?, decimals: Int) -> String {
-    guard let value, value.isFinite else { return "null" }
-    var factor = 1.0
-    for _ in 0..<decimals { factor *= 10 }
-    let rounded = (value * factor).rounded() / factor
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-    return "\(rounded)"
+    DecimalFormat.json(value, places: decimals)
   }
 
   public static func object(_ members: [(String, String)]) -> String {

@@ -37,9 +37,11 @@ public enum KeyLocation: Sendable, Equatable {
 
   /// The `index`th segment of `path` (from 1), nil when the path is shorter.
   package static func segment(_ index: Int, of path: String) -> Substring? {
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    // On bytes: `/` is ASCII, and splitting characters walks grapheme clusters on every
+    // Dark Sky request.
+    let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
     guard index >= 1, index <= segments.count else { return nil }
-    return segments[segments.startIndex + index - 1]
+    return Substring(segments[segments.startIndex + index - 1])
   }
 
   /// The key in the `index`th segment of `path` (as sent), percent-decoded once as a query's
@@ -84,12 +86,17 @@ public enum KeyLocation: Sendable, Equatable {
   /// byte scan: Foundation's `contains`, which `String` gets when Foundation is imported,
   /// goes through `NSString` and cost 2 % of a forecast request in the two middlewares that
   /// ask on every request.
+  /// The bytes are read in place, not copied into arrays first.
   package static func mentions(_ query: String, _ name: String) -> Bool {
-    let (haystack, needle) = (Array(query.utf8), Array(name.utf8))
-    guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
-    return (0...(haystack.count - needle.count)).contains { start in
-      lowered(haystack[start]) == needle[0]
-        && zip(haystack[start..<start + needle.count], needle).allSatisfy { lowered($0) == $1 }
+    var (query, name) = (query, name)
+    return query.withUTF8 { haystack in
+      name.withUTF8 { needle in
+        guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
+        return (0...(haystack.count - needle.count)).contains { start in
+          lowered(haystack[start]) == needle[0]
+            && (1..<needle.count).allSatisfy { lowered(haystack[start + $0]) == needle[$0] }
+        }
+      }
     }
   }
 

@@ -91,8 +91,12 @@ public struct QueryParameters: Sendable {
   public func list(_ name: String) -> [Substring]? {
     var items: [Substring]?
     for pair in pairs where pair.name == name {
-      let split = pair.value.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "|" }
-      items = (items ?? []) + split
+      // Split on bytes, as the query itself is: both separators are ASCII, and splitting
+      // characters walks grapheme clusters, several per cent of a forecast request.
+      let split = pair.value.utf8.split(omittingEmptySubsequences: false) {
+        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "|")
+      }
+      items = (items ?? []) + split.map { Substring($0) }
     }
     return items
   }

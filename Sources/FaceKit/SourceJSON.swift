@@ -6,25 +6,24 @@ import Meteorology
 package enum SourceJSON {
   /// `{"i":…,"j":…,"latitude":…,"longitude":…}`: the grid cell a source answered from.
   package static func cell(_ source: Provenance) -> String {
-    JSONText.object([
-      ("i", String(source.i)), ("j", String(source.j)),
-      ("latitude", JSONText.number(source.latitude, decimals: 4)),
-      ("longitude", JSONText.number(source.longitude, decimals: 4)),
-    ])
+    var out = JSONBytes(capacity: 80)
+    out.cell(source)
+    return out.text
   }
 
   /// `{"model":…,"domain":…,"run":…,"cell":{…}}`: one entry of `sources`.
   package static func source(_ source: Provenance) -> String {
-    JSONText.object([
-      ("model", JSONText.string(source.model)), ("domain", JSONText.string(source.domain)),
-      ("run", JSONText.string(source.run)), ("cell", cell(source)),
-    ])
+    var out = JSONBytes(capacity: 160)
+    out.source(source)
+    return out.text
   }
 
   /// For each metric of `asked` (in order, each once) that some of `sources` cannot
   /// answer: why (what it is derived from, or that an older ingest skipped it) and which
   /// cubes lack it, one clause per reason when the cubes lack it for different ones.
   package static func unavailable(_ asked: [Metric], from sources: [Provenance]) -> [(String, String)] {
+    // Most answers come from cubes that hold every metric: nothing to look for.
+    guard !sources.allSatisfy(\.answersEveryMetric) else { return [] }
     var seen: Set<Metric> = []
     return asked.compactMap { metric in
       guard seen.insert(metric).inserted else { return nil }

@@ -64,6 +64,8 @@ public struct Provenance: Sendable, Hashable {
   public let elevation: Double?
   /// The catalogue metrics this source's cube cannot answer (shared with the cube).
   let absent: [Metric]
+  /// The kind of input the cube was derived from, which names a missing metric's inputs.
+  let inputConvention: InputConvention?
 
   init(_ source: PointSources.Source) {
     model = source.cube.header.model
@@ -75,13 +77,19 @@ public struct Provenance: Sendable, Hashable {
     longitude = source.location.longitude
     elevation = try? source.cube.terrainHeight(at: source.location)
     absent = source.cube.absentMetrics
+    inputConvention = source.cube.inputConvention
   }
+
+  /// Whether this source's cube answers every catalogue metric.
+  public var answersEveryMetric: Bool { absent.isEmpty }
 
   /// Whether this source's cube answers `metric`.
   public func answers(_ metric: Metric) -> Bool { !absent.contains(metric) }
 
   /// Why this source's cube cannot answer `metric`.
-  public func absenceReason(_ metric: Metric) -> String { metric.absenceReason(amongAbsent: absent) }
+  public func absenceReason(_ metric: Metric) -> String {
+    metric.absenceReason(amongAbsent: absent, convention: inputConvention)
+  }
 }
 
 /// Why a forecast has no answer.

@@ -2,7 +2,7 @@ extension GRIBFile {
   /// The value ecCodes is told to put at missing points before a decode: no packing a
   /// model writes reaches Float's largest finite magnitude, so it marks missing points
   /// only, and becomes NaN.
-  private static let missingMarker = Double(Float.greatestFiniteMagnitude)
+  static let missingMarker = Double(Float.greatestFiniteMagnitude)
 
   /// Decodes `message`'s values into `values`, which must hold exactly its
   /// `numberOfDataPoints`, in the message's own order (`GRIBGrid`'s cell order); points
@@ -21,6 +21,7 @@ extension GRIBFile {
       if try handle.isDefined("missingValue") { try handle.set("missingValue", Self.missingMarker) }
       try handle.doubles("values", into: values)
     }
+    GRIBDecodeCount.record(path: path, message: message.number, whole: 1)
     releasePages(of: message)
     for k in values.indices where values[k] == Self.missingMarker { values[k] = .nan }
   }
@@ -54,22 +55,7 @@ extension GRIBFile {
   /// The number of values a decode of `message` gives, once it is within `GRIBLimits`,
   /// agrees with the grid's rows and columns, and is what ecCodes will decode.
   private func checkedCount(_ message: GRIBMessage, handle: GRIBHandle) throws(GRIBError) -> Int {
-    let points = message.numberOfDataPoints
-    guard GRIBLimits.points.contains(points) else {
-      throw GRIBError(
-        reason: "\(points) points is not in \(GRIBLimits.points.lowerBound)…\(GRIBLimits.points.upperBound)",
-        path: path, message: message.number, key: "numberOfDataPoints")
-    }
-    if let ni = message.ni, let nj = message.nj {
-      if let problem = GRIBLimits.problem(width: ni, height: nj) {
-        throw GRIBError(reason: problem, path: path, message: message.number, key: "Ni/Nj")
-      }
-      guard ni * nj == points else {
-        throw GRIBError(
-          reason: "the grid's Ni × Nj = \(ni) × \(nj) = \(ni * nj) disagrees with its \(points) data points",
-          path: path, message: message.number, key: "numberOfDataPoints")
-      }
-    }
+    let points = try checkedPoints(message)
     // Simple packing reads numberOfValues × bitsPerValue bits from the data section without
     // checking its length (ecCodes 2.28): a 212-byte message declaring 281,101 values of 16
     // bits made it read past the message's end (the grib_file fuzz target's finding).
@@ -89,6 +75,28 @@ extension GRIBFile {
       throw GRIBError(
         reason: "ecCodes would decode \(decoded) values for \(points) data points", path: path,
         message: message.number, key: "values")
+    }
+    return points
+  }
+
+  /// The message's `numberOfDataPoints`, once it is within `GRIBLimits` and agrees with
+  /// the grid's rows and columns: what its keys alone can show.
+  func checkedPoints(_ message: GRIBMessage) throws(GRIBError) -> Int {
+    let points = message.numberOfDataPoints
+    guard GRIBLimits.points.contains(points) else {
+      throw GRIBError(
+        reason: "\(points) points is not in \(GRIBLimits.points.lowerBound)…\(GRIBLimits.points.upperBound)",
+        path: path, message: message.number, key: "numberOfDataPoints")
+    }
+    if let ni = message.ni, let nj = message.nj {
+      if let problem = GRIBLimits.problem(width: ni, height: nj) {
+        throw GRIBError(reason: problem, path: path, message: message.number, key: "Ni/Nj")
+      }
+      guard ni * nj == points else {
+        throw GRIBError(
+          reason: "the grid's Ni × Nj = \(ni) × \(nj) = \(ni * nj) disagrees with its \(points) data points",
+          path: path, message: message.number, key: "numberOfDataPoints")
+      }
     }
     return points
   }

@@ -188,11 +188,17 @@ public final class GRIBFile: @unchecked Sendable {
   /// pages (another message sharing a page, read on another thread) faults them in again
   /// from the page cache with the same bytes.
   func releasePages(of message: GRIBMessage) {
-    guard let base else { return }
+    releasePages(inside: message.byteOffset..<(message.byteOffset + message.byteCount))
+  }
+
+  /// Drops the mapping's whole pages inside the file's `bytes` as `releasePages(of:)`
+  /// does, once they are decoded: the pages of one range of a message's points.
+  func releasePages(inside bytes: Range<Int>) {
+    guard let base, bytes.lowerBound >= 0, bytes.upperBound <= size else { return }
     let page = Posix.pageSize
-    // Whole pages inside the message only: its neighbours' pages stay mapped.
-    let start = (message.byteOffset + page - 1) / page * page
-    let end = (message.byteOffset + message.byteCount) / page * page
+    // Whole pages inside the range only: its neighbours' pages stay mapped.
+    let start = (bytes.lowerBound + page - 1) / page * page
+    let end = bytes.upperBound / page * page
     guard start < end else { return }
     Posix.discardPages(UnsafeMutableRawPointer(mutating: base + start), bytes: end - start)
   }

@@ -2,8 +2,10 @@ import Synchronization
 
 /// The locator for any grid a cube can hold: the constant-time regular latitude/longitude
 /// locator when the grid is such a lattice (global grids included), the analytic locator
-/// when the grid's map projection is known and reproduces its coordinates, the bucketed
-/// `CellLocator` otherwise. All are exact; the dispatch costs a branch per lookup.
+/// when the grid's map projection is known and reproduces its coordinates, the lattice
+/// locator of uneven rows (Gaussian grids, global ones included) when the grid is a lattice
+/// with monotonic but uneven latitudes, the bucketed `CellLocator` otherwise. All are
+/// exact; the dispatch costs a branch per lookup.
 ///
 /// Choosing and building finishes in bounded time on any grid `CurvilinearGrid` accepts:
 /// at most `RegularLatLonLocator.workLimit` coordinates examined, then (with a projection)
@@ -28,7 +30,7 @@ public final class GridLocator: PointLocator {
   public enum Kind: String, Sendable, CaseIterable {
     /// A curvilinear grid smaller than a hemisphere (WRF Lambert, Mercator, …).
     case curvilinear
-    /// A regular latitude/longitude grid, possibly global.
+    /// A latitude/longitude lattice, evenly spaced or Gaussian, possibly global.
     case regular
     /// A grid whose map projection places points on it (WRF and MM5 projections).
     case analytic
@@ -38,7 +40,7 @@ public final class GridLocator: PointLocator {
   public let kind: Kind
   /// The grid being searched.
   public let grid: CurvilinearGrid
-  /// Whether the grid is a regular latitude/longitude grid that goes all the way round in
+  /// Whether the grid is a latitude/longitude lattice that goes all the way round in
   /// longitude, so that bilinear stencils wrap from the last column to the first.
   public let isGlobal: Bool
   /// The generic locator, when `kind` is `.curvilinear`.
@@ -66,15 +68,17 @@ public final class GridLocator: PointLocator {
     try self.init(grid: grid, projection: nil)
   }
 
-  /// Picks `.regular` when the grid is a regular latitude/longitude lattice, else
+  /// Picks `.regular` when the grid is an evenly spaced latitude/longitude lattice, else
   /// `.analytic` when `projection` is given and passes the analytic locator's check against
-  /// every cell, else `.curvilinear`, which throws for grids spanning a hemisphere or more.
-  /// `rejected` hears why a given projection was not used.
+  /// every cell, else `.regular` when the grid is a lattice whose rows are monotonic but
+  /// uneven (`prefersProjection`), else `.curvilinear`, which throws for grids spanning a
+  /// hemisphere or more. `rejected` hears why a given projection was not used.
   public convenience init(
     grid: CurvilinearGrid, projection: MapProjection?, rejected: (GeometryError) -> Void = { _ in }
   ) throws(GeometryError) {
-    if let regular = RegularLatLonLocator(grid: grid) {
-      self.init(grid: grid, regular: regular)
+    let lattice = RegularLatLonLocator(grid: grid, rows: .monotonic)
+    if let lattice, !Self.prefersProjection(over: lattice) {
+      self.init(grid: grid, regular: lattice)
       return
     }
     if let projection {
@@ -85,7 +89,19 @@ public final class GridLocator: PointLocator {
         rejected(error)
       }
     }
+    if let lattice {
+      self.init(grid: grid, regular: lattice)
+      return
+    }
     self.init(grid: grid, curvilinear: try CellLocator(grid: grid))
+  }
+
+  /// Whether a projection that locates every cell serves a grid rather than `lattice`: only
+  /// when the lattice's rows are uneven (a Mercator grid's are too), for which the lattice
+  /// searches the rows while the projection computes the row. An evenly spaced lattice
+  /// needs neither a search nor a projection. Ingest's check chooses the same way.
+  package static func prefersProjection(over lattice: RegularLatLonLocator) -> Bool {
+    !lattice.rowsAreEvenlySpaced
   }
 
   /// The locator `index` describes, built without looking at the grid's cells (a cube's

@@ -1,6 +1,7 @@
 /// What ingest found out about a grid's locator, stored in the cube (its locator index
 /// section, docs/cube-format.md *Locator index*) so that a reader builds the locator
-/// without looking at every cell: the grid is a regular latitude/longitude lattice, or its
+/// without looking at every cell: the grid is a latitude/longitude lattice (evenly spaced
+/// columns, rows evenly spaced or only monotonic as on a Gaussian grid), or its
 /// projection locates every cell and needs comparisons on the sphere only within `margin`
 /// of a boundary between cells.
 ///
@@ -11,7 +12,8 @@
 public struct LocatorIndex: Sendable, Equatable {
   /// The locator the index describes.
   public enum Kind: UInt32, Sendable {
-    /// A regular latitude/longitude lattice: `RegularLatLonLocator(trustingAxesOf:)`.
+    /// A latitude/longitude lattice, evenly spaced or Gaussian:
+    /// `RegularLatLonLocator(trustingAxesOf:)`.
     case lattice = 1
     /// The header's map projection: `AnalyticLocator(trusting:grid:margin:)`.
     case analytic = 2

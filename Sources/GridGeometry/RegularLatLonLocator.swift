@@ -1,14 +1,27 @@
-/// Finds the grid cell nearest to a latitude/longitude on a regular latitude/longitude
-/// lattice (a CF `lat`/`lon` grid such as GFS), exactly and in constant time, including
-/// grids that go round the globe, which `CellLocator` cannot handle.
+/// Finds the grid cell nearest to a latitude/longitude on a latitude/longitude lattice:
+/// every row one latitude, every column one longitude, the columns evenly spaced. The rows
+/// are evenly spaced (a CF `lat`/`lon` grid such as GFS's 0.25°: found arithmetically, in
+/// constant time) or only monotonic (a regular Gaussian grid, GRIB `regular_gg`, the
+/// native grids of IFS and of GFS's older versions: found by binary search over the
+/// row latitudes). Either scanning order, regional or round the globe with the seam and
+/// the poles, which `CellLocator` cannot handle. The answer is exact.
 ///
 /// On such a lattice the great-circle distance to cell (i, j) depends on the column only
 /// through cos(λ − λᵢ), the same factor for every row, so the nearest column is simply the
 /// nearest longitude. Along that column the dot product with the point is
 /// `sin φ · sin φⱼ + cos φ · cos Δλ · cos φⱼ`, a cosine of (φⱼ − α) with α a little poleward
-/// of φ: unimodal in j, so climbing from the nearest row by latitude finds the nearest row,
-/// which near the poles is not always the nearest by latitude.
+/// of φ: unimodal in j whatever the spacing of the rows, so climbing from the nearest row
+/// by latitude finds the nearest row, which near the poles is not always the nearest by
+/// latitude.
 public struct RegularLatLonLocator: PointLocator {
+  /// Which rows a lattice may have.
+  public enum RowSpacing: Sendable {
+    /// Evenly spaced latitudes only (what a CF or GRIB grid that records MAP_PROJ 6 has).
+    case even
+    /// Any strictly monotonic latitudes, evenly spaced or not (Gaussian grids).
+    case monotonic
+  }
+
   /// The grid being searched.
   public let grid: CurvilinearGrid
   /// Whether the columns go all the way round (width · spacing ≈ 360°): there is then no
@@ -16,9 +29,18 @@ public struct RegularLatLonLocator: PointLocator {
   public let isGlobalInLongitude: Bool
   @usableFromInline let width: Int
   @usableFromInline let height: Int
-  /// Latitude of row 0 and the signed row spacing (negative when latitudes descend).
+  /// Whether the rows are evenly spaced: then `latitude0` and `inverseLatitudeStep` place
+  /// a point among them; otherwise a binary search over `rowKeys` does.
+  public let rowsAreEvenlySpaced: Bool
+  /// Latitude of row 0 and the signed row spacing (negative when latitudes descend); the
+  /// mean spacing when the rows are uneven (then used for nothing).
   @usableFromInline let latitude0: Double
   @usableFromInline let inverseLatitudeStep: Double
+  /// Every row's latitude times `rowDirection`, so that the keys ascend whichever way the
+  /// rows scan: what the binary search of uneven rows searches.
+  @usableFromInline let rowKeys: [Double]
+  /// +1 when latitudes ascend with j, −1 when they descend.
+  @usableFromInline let rowDirection: Double
   /// Longitude of column 0 and the signed column spacing.
   @usableFromInline let longitude0: Double
   @usableFromInline let inverseLongitudeStep: Double
@@ -27,7 +49,10 @@ public struct RegularLatLonLocator: PointLocator {
   @usableFromInline let period: Double
   @usableFromInline let inversePeriod: Double
   @usableFromInline let base: Double
-  /// The latitude band the grid covers: the outermost rows plus half a row, clamped to ±90.
+  /// The latitude band the grid covers: the outermost rows plus half the spacing next to
+  /// them, or up to the pole when the grid goes round in longitude and no further row would
+  /// fit between its outermost row and the pole (a Gaussian grid's outermost latitude is
+  /// about ¾ of a spacing from the pole, and nothing is nearer to the pole than that row).
   @usableFromInline let southEdge: Double
   @usableFromInline let northEdge: Double
   /// sin/cos of every row's latitude and every column's longitude, from the stored
@@ -43,22 +68,28 @@ public struct RegularLatLonLocator: PointLocator {
   public let buildWork: Int
 
   /// The most coordinates the build examines for a grid of `cells` cells: each cell once,
-  /// and each of the fewer than `cells` rows and columns four times (unwrapping, the even
-  /// step check, the sines and cosines). Every loop is over cells, rows or columns, so this
+  /// and each of the at most `cells` rows and columns four times (unwrapping, the even
+  /// step check, the sines and cosines), the rows a fifth time when they are not evenly
+  /// spaced (the monotonic check). Every loop is over cells, rows or columns, so this
   /// bounds its time.
   public static func workLimit(cells: Int) -> Int {
-    let (limit, overflow) = cells.multipliedReportingOverflow(by: 5)
+    let (limit, overflow) = cells.multipliedReportingOverflow(by: 6)
     return overflow ? .max : limit
   }
 
   /// How far, in degrees, an axis value may be from the evenly spaced one.
   static let tolerance = 1e-4
 
-  /// Recognises a regular latitude/longitude grid; nil unless every row has one latitude,
-  /// every column one longitude (exactly, so that the lookup is exact), and both axes are
-  /// evenly spaced. Latitudes may ascend or descend; longitudes may use 0…360 or −180…180
-  /// and must be monotonic modulo 360.
+  /// Recognises an evenly spaced latitude/longitude lattice: `init(grid:rows: .even)`.
   public init?(grid: CurvilinearGrid) {
+    self.init(grid: grid, rows: .even)
+  }
+
+  /// Recognises a latitude/longitude lattice; nil unless every row has one latitude, every
+  /// column one longitude (exactly, so that the lookup is exact), the longitudes are evenly
+  /// spaced and the latitudes are as `rows` asks. Latitudes may ascend or descend;
+  /// longitudes may use 0…360 or −180…180 and must be monotonic modulo 360.
+  public init?(grid: CurvilinearGrid, rows: RowSpacing) {
     let width = grid.width
     let latitudes = grid.latitudes
     let longitudes = grid.longitudes
@@ -68,19 +99,20 @@ public struct RegularLatLonLocator: PointLocator {
         guard latitudes[cell] == latitudes[j * width], longitudes[cell] == longitudes[i] else { return nil }
       }
     }
-    self.init(trustingAxesOf: grid, cellsExamined: grid.count)
+    self.init(trustingAxesOf: grid, rows: rows, cellsExamined: grid.count)
   }
 
   /// The locator over a grid known to be a lattice (a cube's locator index says ingest
   /// found it one), built from its first column's latitudes and first row's longitudes
   /// alone: the other cells are not looked at, so building costs the same on any grid. nil
-  /// when those axes are not evenly spaced. On a grid that is not in fact a lattice the
-  /// answers are wrong cells, never a read outside the grid.
+  /// when the longitudes are not evenly spaced or the latitudes not strictly monotonic. On
+  /// a grid that is not in fact a lattice the answers are wrong cells, never a read outside
+  /// the grid.
   public init?(trustingAxesOf grid: CurvilinearGrid) {
-    self.init(trustingAxesOf: grid, cellsExamined: 0)
+    self.init(trustingAxesOf: grid, rows: .monotonic, cellsExamined: 0)
   }
 
-  private init?(trustingAxesOf grid: CurvilinearGrid, cellsExamined: Int) {
+  private init?(trustingAxesOf grid: CurvilinearGrid, rows spacing: RowSpacing, cellsExamined: Int) {
     let width = grid.width
     let height = grid.height
     let latitudes = grid.latitudes
@@ -93,9 +125,16 @@ public struct RegularLatLonLocator: PointLocator {
       if step > 180 { step -= 360 } else if step <= -180 { step += 360 }
       columns.append(columns[i - 1] + step)
     }
-    guard let latitudeStep = Self.evenStep(rows), let longitudeStep = Self.evenStep(columns),
+    guard let longitudeStep = Self.evenStep(columns),
       abs(longitudeStep) * Double(width - 1) <= 360 + Self.tolerance
     else { return nil }
+    let evenStep = Self.evenStep(rows)
+    let direction: Double = rows[height - 1] > rows[0] ? 1 : -1
+    let keys = rows.map { $0 * direction }
+    if evenStep == nil {
+      // Uneven rows must be strictly monotonic, so that the binary search has one answer.
+      guard spacing == .monotonic, zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+    }
 
     let turn = 360 / abs(longitudeStep)
     let global = abs(Double(width) * abs(longitudeStep) - 360) <= 1e-3
@@ -103,8 +142,11 @@ public struct RegularLatLonLocator: PointLocator {
     self.width = width
     self.height = height
     isGlobalInLongitude = global
+    rowsAreEvenlySpaced = evenStep != nil
+    rowKeys = keys
+    rowDirection = direction
     latitude0 = rows[0]
-    inverseLatitudeStep = 1 / latitudeStep
+    inverseLatitudeStep = 1 / (evenStep ?? (rows[height - 1] - rows[0]) / Double(height - 1))
     longitude0 = columns[0]
     inverseLongitudeStep = 1 / longitudeStep
     // A global grid's window is exactly its columns; any other grid's is centred on its
@@ -112,16 +154,29 @@ public struct RegularLatLonLocator: PointLocator {
     period = global ? Double(width) : turn
     inversePeriod = 1 / period
     base = global ? 0 : Double(width - 1) / 2 - turn / 2
-    let half = abs(latitudeStep) / 2
-    southEdge = max(-90, (rows.min() ?? -90) - half)
-    northEdge = min(90, (rows.max() ?? 90) + half)
-    buildWork = cellsExamined + 4 * (width + height)
+    // The edges in keys (ascending; a pole is ±90 in keys too), then back in latitudes.
+    let (first, last) = (keys[0], keys[height - 1])
+    let low = Self.edge(first, spacing: keys[1] - first, global: global, pole: -90)
+    let high = Self.edge(last, spacing: last - keys[height - 2], global: global, pole: 90)
+    (southEdge, northEdge) = direction > 0 ? (low, high) : (-high, -low)
+    buildWork = cellsExamined + 4 * (width + height) + (evenStep == nil ? height : 0)
     let unit = (0..<height).map { UnitVector(latitude: rows[$0], longitude: 0) }
     rowSin = unit.map(\.z)
     rowCos = unit.map(\.x)
     let ring = (0..<width).map { UnitVector(latitude: 0, longitude: Double(longitudes[$0])) }
     columnCos = ring.map(\.x)
     columnSin = ring.map(\.y)
+  }
+
+  /// How far the grid reaches beyond its outermost row `key` (a latitude times the row
+  /// direction) towards `pole` (the pole on that side, ±90, in keys too): half the `spacing`
+  /// next to that row, clamped to the pole, or the pole itself on a grid that goes round in
+  /// longitude when the row is less than a spacing from it.
+  static func edge(_ key: Double, spacing: Double, global: Bool, pole: Double) -> Double {
+    let towardsPole: Double = pole > key ? 1 : -1
+    let gap = abs(pole - key)
+    if global, gap < spacing { return pole }
+    return key + towardsPole * min(spacing / 2, gap)
   }
 
   /// The spacing of evenly spaced values (signed), or nil when they are not evenly spaced
@@ -153,6 +208,34 @@ public struct RegularLatLonLocator: PointLocator {
     return GridPosition(i: found.i, j: found.j, x: found.x, y: found.y)
   }
 
+  /// Where a latitude inside the band falls among the rows: the nearest row by latitude,
+  /// the lower of the two rows around it (clamped to 0…height − 2) and the fractional row,
+  /// linear in latitude between those two rows.
+  @inlinable @inline(__always)
+  func rows(at latitude: Double) -> (nearest: Int, j0: Int, y: Double) {
+    if rowsAreEvenlySpaced {
+      let y = (latitude - latitude0) * inverseLatitudeStep
+      // Both are clamped at 0 before truncation, which is then the floor.
+      return (min(max(Int(max(y + 0.5, 0)), 0), height - 1), min(max(Int(max(y, 0)), 0), height - 2), y)
+    }
+    let key = latitude * rowDirection
+    return rowKeys.withUnsafeBufferPointer { keys in
+      // The first row whose key is above the point's, in log₂(height) steps.
+      var (low, high) = (0, height)
+      while low < high {
+        let middle = (low + high) / 2
+        if keys[middle] <= key { low = middle + 1 } else { high = middle }
+      }
+      let j0 = min(max(low - 1, 0), height - 2)
+      let y = Double(j0) + (key - keys[j0]) / (keys[j0 + 1] - keys[j0])
+      let nearest =
+        if low == 0 { 0 } else if low == height { height - 1 } else {
+          key - keys[low - 1] <= keys[low] - key ? low - 1 : low
+        }
+      return (nearest, j0, y)
+    }
+  }
+
   /// The nearest cell and the point's fractional column and row.
   @inlinable
   func search(
@@ -179,10 +262,7 @@ public struct RegularLatLonLocator: PointLocator {
       c0 = x < 0 ? 0 : min(Int(x), width - 2)
       c1 = c0 + 1
     }
-    let y = (latitude - latitude0) * inverseLatitudeStep
-    // y ≥ −0.5 inside the latitude band (up to rounding), so y + 0.5 truncates as a floor.
-    let row = min(max(Int(max(y + 0.5, 0)), 0), height - 1)
-    let j0 = min(max(Int(max(y, 0)), 0), height - 2)
+    let (row, j0, y) = rows(at: latitude)
     prefetch(j0 * width + c0)
     prefetch(j0 * width + c1)
     prefetch((j0 + 1) * width + c0)

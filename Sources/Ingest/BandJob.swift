@@ -97,8 +97,7 @@ struct BandJob: Sendable {
     for (slot, metric) in plan.metrics.enumerated() {
       let problem = values[slot].withUnsafeMutableBufferPointer { all -> IngestError? in
         let checked = UnsafeMutableBufferPointer(rebasing: all[owned])
-        plan.screen.guardDerived(metric, checked, step: step, region: .owned(by: rows))
-        guard let offset = row.store(metric: slot, values: UnsafeBufferPointer(checked)) else { return nil }
+        guard let offset = store(checked, metric: metric, slot: slot, step: step, into: row) else { return nil }
         let cell = rows.owned.lowerBound + offset
         let range = metrics[slot].range
         return IngestError(
@@ -110,5 +109,28 @@ struct BandJob: Sendable {
       if let problem { return problem }
     }
     return nil
+  }
+
+  /// Guards `values` of `metric` (`InputScreen.guardDerived`) and stores them in `row`;
+  /// the index of the first value the cube cannot represent, nil when all fit.
+  ///
+  /// The guard's check and the store share one read of the values: the derivation wrote
+  /// them a whole step earlier, beyond the second-level cache, and reading them twice,
+  /// once to check and once to store, cost a pass over memory per metric and step. Only a
+  /// metric with an implausible value, which should never be, is guarded and stored again.
+  private func store(
+    _ values: UnsafeMutableBufferPointer<Double>, metric: Metric, slot: Int, step: StepSource,
+    into row: borrowing StepWords
+  ) -> Int? {
+    let region = ReadRegion.owned(by: rows)
+    if let range = metric.plausibleRange, range.lower <= range.upper {
+      let once = row.store(metric: slot, values: UnsafeBufferPointer(values), checking: range.lower...range.upper)
+      if once.plausible {
+        plan.screen.recordPlausible(metric, count: values.count, step: step, region: region)
+        return once.unrepresentable
+      }
+    }
+    plan.screen.guardDerived(metric, values, step: step, region: region)
+    return row.store(metric: slot, values: UnsafeBufferPointer(values))
   }
 }

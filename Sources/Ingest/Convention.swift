@@ -1,4 +1,5 @@
 import Foundation
+import Meteorology
 import NetCDF
 
 /// How an input file names and lays out its data.
@@ -42,5 +43,17 @@ public enum Convention: String, Sendable, CaseIterable {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     return (try? handle.read(upToCount: 4)) == Data("GRIB".utf8)
+  }
+}
+
+extension Convention {
+  /// The kind of input a cube records (`auto` reads as WRF, as ingest does).
+  var input: InputConvention {
+    switch self {
+    case .auto, .wrf: .wrf
+    case .mm5: .mm5
+    case .cf: .cf
+    case .grib: .grib
+    }
   }
 }

@@ -61,7 +61,7 @@ enum CubePublisher {
         CubeMetric(
           name: $0.name, unit: $0.unit, temporal: $0.temporal.rawValue, scale: precision[$0] ?? $0.step ?? 1,
           offset: $0.offset)
-      })
+      }, inputConvention: plan.inputConvention?.rawValue ?? 0)
     // Checked before anything is written, so that the error names the input rather than
     // the cube that would have been: a WRF file whose DX is NaN, say.
     if let problem = CubeLimits.problem(in: header) {

@@ -50,6 +50,8 @@ extension IngestPlan {
       }, motion: motion)
     plan.haloRows = halo
     plan.model = model
+    plan.spareMemory = spareMemory
+    plan.inputConvention = inputConvention
     return plan
   }
 
@@ -61,6 +63,8 @@ extension IngestPlan {
       derive: derive, motion: motion)
     plan.haloRows = haloRows
     plan.model = model
+    plan.spareMemory = spareMemory
+    plan.inputConvention = inputConvention
     return plan
   }
 }

@@ -40,6 +40,13 @@ struct IngestPlan {
   /// The model the input names (a GRIB run's centre), used in the store path unless the
   /// operator gives one; nil for the convention's name.
   var model: String? = nil
+  /// The kind of input, which the cube records so that queries explain a missing metric
+  /// in the input's own names; nil records none.
+  var inputConvention: InputConvention? = nil
+  /// Offered, when the cube is written in several bands, the bytes of the budget that the
+  /// plan's cost leaves unused: a convention that decodes fields whole (GRIB) keeps them
+  /// there for the bands after the first. Nil for conventions that read by rows.
+  var spareMemory: (@Sendable (_ bytes: Int) -> Void)? = nil
 }
 
 extension IngestPlan {

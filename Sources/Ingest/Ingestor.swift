@@ -111,13 +111,14 @@ public enum Ingestor {
       // The neighbourhood share of rain is computed alike for every convention, from the
       // plan's own rain; its reach is part of each band's rows. The projection is checked
       // once: the warning, the cube's record and its locator index share the outcome.
-      let (plan, geometry) = prepared(
+      var (plan, geometry) = prepared(
         conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
+      plan.inputConvention = convention.input
       if let problem = geometry.unlocatable {
         throw IngestError(
           path: plan.steps[0].path,
           reason:
-            "no locator can find points on this grid: it is not an evenly spaced latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
+            "no locator can find points on this grid: it is not a latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
         )
       }
       let cost = IngestCost(
@@ -127,6 +128,7 @@ public enum Ingestor {
         chunked: IngestCost.isChunked(plan.steps[0].path),
         wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0)
       try cost.require(store: options.store, path: plan.steps[0].path)
+      if cost.bands > 1 { plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory))) }
       costs.append(cost)
       warnings += plan.warnings
       if let warning = geometry.warning { warnings.append(warning) }

@@ -49,6 +49,7 @@ struct InputRange: Sendable {
     "LANDMASK": InputRange(0, 1, "1"),
     "SWDOWN": InputRange(0, 1_500, "W/m²"),
     "PBLH": InputRange(0, 10_000, "m"),
+    "SNOWH": InputRange(0, 10_000, "m"),
     // Accumulations since the run's start (mm): never below float round-off (a real WRF
     // nest holds −7.5e-9 mm), which the amounts floor at 0; a week's worst rain is a few
     // thousand millimetres. Bucket counts are whole buckets.
@@ -99,11 +100,22 @@ struct InputRange: Sendable {
     "surface_downwelling_shortwave_flux_in_air": InputRange(0, 1_500, "W/m²"),
     "visibility_in_air": InputRange(0, 1_000_000, "m"),
     "wind_speed_of_gust": InputRange(0, 200, "m/s"),
+    // Snow on the ground: ice caps hold kilometres of it, which models cap (ECMWF at 10 m
+    // of water); the bounds leave room for any model's cap.
+    "surface_snow_thickness": InputRange(0, 10_000, "m"),
+    "surface_snow_amount": InputRange(0, 1_000_000, "mm"),
+    // Fresh snow is about 50 kg/m³; glacier ice about 917.
+    "snow_density": InputRange(10, 1_000, "kg/m³"),
     // GRIB quantities with no CF counterpart.
     "2 m specific_humidity": InputRange(0, 0.1, "kg/kg"),
     // The most unstable air observed lifts to about −15 K; stable air to +40 K.
     "lifted_index": InputRange(-40, 60, "K"),
     "categorical_snow": InputRange(0, 1, "flag"),
+    "categorical_rain": InputRange(0, 1, "flag"),
+    "categorical_freezing_rain": InputRange(0, 1, "flag"),
+    "categorical_ice_pellets": InputRange(0, 1, "flag"),
+    // The largest CAPE soundings measure about 8,000 J/kg.
+    "convective_available_potential_energy": InputRange(0, 15_000, "J/kg"),
   ]
 
   /// An accumulation may fall between steps by float round-off, not more (mm): a

@@ -113,9 +113,22 @@ final class InputScreen: Sendable {
         tally.bad += 1
       }
     }
+    record("derived \(metric.name)", tally, step: step, region: region, why: Self.implausible(range))
+  }
+
+  /// Records `guardDerived`'s check of `count` values of `metric` that were all found
+  /// plausible elsewhere (by the pass that stored them, `StepWords.store(metric:values:checking:)`),
+  /// exactly as `guardDerived` records such values.
+  func recordPlausible(_ metric: Metric, count: Int, step: StepSource, region: ReadRegion) {
+    guard let range = metric.plausibleRange else { return }
     record(
-      "derived \(metric.name)", tally, step: step, region: region,
-      why: "outside the metric's plausible range \(range.text) (a derivation fault), stored as missing")
+      "derived \(metric.name)", Tally(values: count, bad: 0), step: step, region: region,
+      why: Self.implausible(range))
+  }
+
+  /// Why a derived value was stored as missing.
+  private static func implausible(_ range: InputRange) -> String {
+    "outside the metric's plausible range \(range.text) (a derivation fault), stored as missing"
   }
 
   /// Whether every value is unknown (NaN) or within `range`: nearly every derived value is,

@@ -34,6 +34,8 @@ extension Metric {
     case .visibility: InputRange(0, 1_000_000, unit)
     case .weatherCode: InputRange(0, 99, unit)
     case .windGusts: InputRange(0, 400, unit)
+    // The inputs' caps, narrowed to the stored range.
+    case .snowDepth: InputRange(0, 10_000, unit)
     case .windVel, .windDir, .isDay, .precipitationProbability: nil
     }
   }

@@ -46,9 +46,9 @@ enum ProjectionCheck {
     /// that a reader maps it rather than building it again; nil for a moving grid, or a
     /// grid that gets the generic curvilinear locator (`LocatorIndex`).
     let locatorIndex: [UInt8]?
-    /// Why no locator can find points on the grid, when neither a regular lattice's nor the
-    /// projection's does and the generic one refuses it (a global grid whose rows are not
-    /// evenly spaced, such as a Gaussian one); nil otherwise. A cube of such a grid would not
+    /// Why no locator can find points on the grid, when neither a lattice's nor the
+    /// projection's does and the generic one refuses it (a grid round the globe whose rows
+    /// are not each one latitude, such as a global rotated one); nil otherwise. A cube of such a grid would not
     /// open, so ingest refuses it instead of publishing it.
     let unlocatable: String?
   }
@@ -95,13 +95,17 @@ enum ProjectionCheck {
       let grid = try? CurvilinearGrid(
         width: plan.width, height: plan.height, latitudes: latitudes, longitudes: longitudes)
     else { return (nil, false, nil, nil) }
-    let lattice = RegularLatLonLocator(grid: grid)
+    let lattice = RegularLatLonLocator(grid: grid, rows: .monotonic)
     let tried = analytic(for: plan, grid: grid, names: names)
     // A lattice has a locator of its own, whatever its projection says.
     let warning = plan.projection.code != 0 && lattice == nil ? tried.problem : nil
-    let locator =
-      lattice.map { GridLocator(grid: grid, regular: $0) }
-      ?? tried.locator.map { GridLocator(grid: grid, analytic: $0) }
+    // The choice a reader without an index makes (`GridLocator(grid:projection:)`).
+    let locator: GridLocator? =
+      if let lattice, tried.locator == nil || !GridLocator.prefersProjection(over: lattice) {
+        GridLocator(grid: grid, regular: lattice)
+      } else {
+        tried.locator.map { GridLocator(grid: grid, analytic: $0) }
+      }
     // Neither: readers build the generic locator over the cells, which must accept the grid.
     var unlocatable: String?
     if locator == nil {

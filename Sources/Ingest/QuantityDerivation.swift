@@ -21,7 +21,10 @@ import Meteorology
 /// | `vis` | visibility | m |
 /// | `gust` | wind gust | m/s |
 /// | `li` | lifted index (the thunderstorm criterion) | K |
-/// | `csnow` | categorical snow (1 where the precipitation is snow) | 0/1 |
+/// | `sde` | snow depth | m |
+/// | `sdwe`, `rsn` | snow water equivalent, snow density | mm, kg/m³ |
+/// | `cape` | convective available potential energy (the thunderstorm criterion without `li`) | J/kg |
+/// | `crain`, `cfrzr`, `cicep`, `csnow` | categorical rain, freezing rain, ice pellets, snow (1 where the precipitation is of that type) | 0/1 |
 struct QuantityDerivation: Sendable {
   /// What a convention calls the inputs a metric needs, for the warning that it is missing.
   struct Names: Sendable {
@@ -29,10 +32,13 @@ struct QuantityDerivation: Sendable {
     let missing: [Metric: String]
     /// The wind's (both components) missing input.
     let wind: String
-    /// Why the weather code has no thunderstorms when `li` is absent (with the file).
+    /// Why the weather code has no thunderstorms when `li` and `cape` are absent (with the
+    /// file).
     let noThunderstorms: String
     /// The file named in warnings.
     let path: String
+    /// The snow density input, for the warning that snow depth assumes one without it.
+    var snowDensity = "snow density"
   }
 
   let metrics: [Metric]
@@ -82,10 +88,16 @@ struct QuantityDerivation: Sendable {
     offer(.cloudMid, if: has("mcc"))
     offer(.cloudHigh, if: has("hcc"))
     offer(.windGusts, if: has("gust"))
+    offer(.snowDepth, if: has("sde") || has("sdwe"))
+    if metrics.contains(.snowDepth), !has("sde"), !has("rsn") {
+      warnings.append(
+        "snow_depth from the snow water equivalent at \(Int(SnowDepth.fallbackDensity)) kg/m³: \(names.snowDensity) not found in \(names.path)"
+      )
+    }
     // Last: the code reads the metrics above.
     offer(.weatherCode, if: metrics.contains(.rain) && has("t"))
-    if metrics.contains(.weatherCode), !has("li") {
-      warnings.append("weather_code without thunderstorms (no lifted index): \(names.noThunderstorms)")
+    if metrics.contains(.weatherCode), !has("li"), !has("cape") {
+      warnings.append("weather_code without thunderstorms (no lifted index or CAPE): \(names.noThunderstorms)")
     }
     self.metrics = metrics
     self.warnings = warnings
@@ -134,6 +146,7 @@ struct QuantityDerivation: Sendable {
       case .cloudMid: values = try read("mcc")
       case .cloudHigh: values = try read("hcc")
       case .windGusts: values = try read("gust")
+      case .snowDepth: values = try snowDepth(read)
       case .weatherCode: values = try weatherCodes(read, derived: derived)
       case .snow:
         // Surface quantities carry no snow water equivalent series: never offered in `metrics`.
@@ -194,6 +207,32 @@ struct QuantityDerivation: Sendable {
     }
   }
 
+  /// Each cell's dominant categorical precipitation type (`PrecipitationType`'s raw value,
+  /// NaN where none is yes), or nil when the run has no categorical type but snow: `csnow`
+  /// alone already decides through the snow part.
+  private func precipitationTypes(
+    _ read: (String) throws(IngestError) -> [Double], cells: Int
+  ) throws(IngestError) -> [Double]? {
+    let keys = ["crain", "cfrzr", "cicep", "csnow"]
+    guard keys.dropLast().contains(where: available.contains) else { return nil }
+    var flags: [[Double]?] = []
+    for key in keys { flags.append(available.contains(key) ? try read(key) : nil) }
+    return (0..<cells).map { cell in
+      let type = PrecipitationType.dominant(
+        rain: flags[0]?[cell], freezingRain: flags[1]?[cell], icePellets: flags[2]?[cell], snow: flags[3]?[cell])
+      return type.map { Double($0.rawValue) } ?? .nan
+    }
+  }
+
+  /// Snow depth (m): the input's, else the water equivalent over the snow density.
+  private func snowDepth(_ read: (String) throws(IngestError) -> [Double]) throws(IngestError) -> [Double] {
+    if available.contains("sde") { return try read("sde").map { $0.isNaN ? $0 : max($0, 0) } }
+    let water = try read("sdwe")
+    guard available.contains("rsn") else { return water.map { SnowDepth.metres(waterEquivalent: $0) } }
+    let density = try read("rsn")
+    return zip(water, density).map { SnowDepth.metres(waterEquivalent: $0, density: $1) }
+  }
+
   /// The mixing ratio w = q / (1 − q) of a specific humidity q (both kg/kg); NaN stays NaN.
   static func mixingRatio(specificHumidity q: Double) -> Double {
     q / (1 - min(q, 0.5))
@@ -201,7 +240,8 @@ struct QuantityDerivation: Sendable {
 
   /// The weather code of every cell from the derived precipitation, showers, snowfall (back
   /// to water equivalent; else the precipitation where categorical snow says so),
-  /// temperature, visibility, cloud and, when given, the lifted index.
+  /// temperature, visibility, cloud and, when given, the lifted index or CAPE and the
+  /// categorical precipitation types.
   private func weatherCodes(
     _ read: (String) throws(IngestError) -> [Double], derived: [Metric: [Double]]
   ) throws(IngestError) -> [Double] {
@@ -213,10 +253,12 @@ struct QuantityDerivation: Sendable {
       snow = zip(rain, try read("csnow")).map { rain, flag in flag.isNaN ? .nan : flag >= 0.5 ? rain : 0 }
     }
     let liftedIndex = available.contains("li") ? try read("li") : nil
+    let cape = available.contains("cape") ? try read("cape") : nil
     // A code that would rest on a guess (a dry hour of unknown cloud) is stored missing.
     var codes = WeatherCode.codesIfKnown(
       precipitation: rain, convective: derived[.showers], snow: snow, temperature: t,
-      visibility: derived[.visibility], cloud: derived[.cloud], liftedIndex: liftedIndex)
+      visibility: derived[.visibility], cloud: derived[.cloud], liftedIndex: liftedIndex, cape: cape,
+      precipitationType: try precipitationTypes(read, cells: t.count))
     // An unknown temperature leaves the cell unknown even where snow alone would decide.
     for cell in codes.indices where t[cell].isNaN { codes[cell] = .nan }
     return codes

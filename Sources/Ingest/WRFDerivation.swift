@@ -146,6 +146,7 @@ struct WRFDerivation {
       warnings.append("no \(layers): \(missing(inputs))")
     }
     need(.windGusts, ["PBLH", "U", "V", "PH", "PHB", "U10", "V10"])
+    need(.snowDepth, ["SNOWH"])
     hasHail = has("HAILNC")
     let liftedInputs = ["Q2", "PSFC", "T", "P", "PB"]
     hasLiftedIndex = liftedInputs.allSatisfy(has)
@@ -234,6 +235,7 @@ struct WRFDerivation {
       case .snow: values = hour.snow ?? []
       case .showers: values = hour.convective ?? []
       case .snowfall: values = (hour.snow ?? []).map { $0 * Self.snowfallRatio }
+      case .snowDepth: values = try fields.field("SNOWH").map { $0.isNaN ? $0 : max($0, 0) }
       case .cloud:
         if perLevel == nil { perLevel = try cloudPerLevel(fields) }
         values = (perLevel ?? []).columnMaximum(cells: fields.cells).map { 100 * $0 }

@@ -1,3 +1,4 @@
+import JSONOutput
 import Meteorology
 import XMLText
 
@@ -69,6 +70,7 @@ public enum Legend {
 
   /// A value as a label: at most `digits` decimals, no trailing zeros, no exponent.
   public static func number(_ value: Double, digits: Int = 2) -> String {
+    if let text = DecimalFormat.fixedText(value, places: digits) { return text }
     var scaled = (value * pow10(digits)).rounded() / pow10(digits)
     if scaled == 0 { scaled = 0 }  // no "-0"
     if scaled == scaled.rounded(), abs(scaled) < 1e15 { return String(Int(scaled)) }

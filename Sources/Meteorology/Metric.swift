@@ -39,6 +39,7 @@ public enum Metric: Int, CaseIterable, Sendable, CustomStringConvertible {
   case cloudMid
   case cloudHigh
   case windGusts
+  case snowDepth
   case isDay
   case precipitationNeighbourhood
   case precipitationProbability
@@ -275,6 +276,11 @@ extension Metric {
       Definition(
         "wind_gusts", needs: "PBLH, U, V, PH, PHB, U10, V10", "m/s", step: 0.1, range: 0...655, quantity: .windSpeed,
         "UPP CALGUST: the 10 m wind plus the difference to the wind at the top of the boundary layer (PBLH), damped by 1 − min(0.5, PBLH/2000 m)"
+      )
+    case .snowDepth:
+      Definition(
+        "snow_depth", needs: "SNOWH", "m", step: 0.01, range: 0...655,
+        "snow depth on the ground: WRF SNOWH; GRIB sde, else the water equivalent sd over the snow density rsn (250 kg/m³ without it); CF surface_snow_thickness, else lwe_thickness_of_surface_snow_amount over 250 kg/m³"
       )
     case .isDay:
       Definition(

@@ -35,20 +35,28 @@ extension WeatherCode {
   /// classifier is inlined into the loop instead of building eight optionals a cell.
   public static func codesIfKnown(
     precipitation: [Double], convective: [Double]? = nil, snow: [Double]? = nil, temperature: [Double],
-    visibility: [Double]? = nil, cloud: [Double]? = nil, liftedIndex: [Double]? = nil, hail: [Double]? = nil
+    visibility: [Double]? = nil, cloud: [Double]? = nil, liftedIndex: [Double]? = nil, hail: [Double]? = nil,
+    cape: [Double]? = nil, precipitationType: [Double]? = nil
   ) -> [Double] {
-    let columns = [convective, snow, visibility, cloud, liftedIndex, hail].compactMap { $0 }
+    let columns = [convective, snow, visibility, cloud, liftedIndex, hail, cape, precipitationType].compactMap { $0 }
     let count = columns.reduce(min(precipitation.count, temperature.count)) { min($0, $1.count) }
     return [Double](unsafeUninitializedCapacity: count) { codes, initialized in
       for cell in 0..<count {
         let conditions = WeatherConditions(
           precipitation: precipitation[cell], convective: convective?[cell], snow: snow?[cell],
           temperature: temperature[cell], visibility: visibility?[cell], cloud: cloud?[cell],
-          liftedIndex: liftedIndex?[cell], hail: hail?[cell])
+          liftedIndex: liftedIndex?[cell], hail: hail?[cell], cape: cape?[cell],
+          precipitationType: precipitationType.flatMap { Self.type($0[cell]) })
         codes.initializeElement(at: cell, to: code(Reading(conditions)).map { Double($0.rawValue) } ?? .nan)
       }
       initialized = count
     }
+  }
+
+  /// The type a column of `codesIfKnown` holds as its raw value; nil for NaN or another.
+  @inline(__always)
+  private static func type(_ raw: Double) -> PrecipitationType? {
+    raw.isFinite ? PrecipitationType(rawValue: Int(raw)) : nil
   }
 
   /// The thresholds `classify` uses; docs/weather-codes.md gives the source of each.
@@ -87,6 +95,10 @@ extension WeatherCode {
     static let overcast = 80.0
     /// A lifted index at or below this is unstable enough for a thunderstorm, K.
     static let thunderLiftedIndex = -2.0
+    /// Where the lifted index is unknown, CAPE at or above this is unstable enough for a
+    /// thunderstorm, J/kg: the bottom of "moderately unstable" (1,000–2,500 J/kg), the
+    /// class the lifted index's −3 to −5 K share.
+    static let thunderCAPE = 1000.0
     /// The convective precipitation a thunderstorm needs in the hour as well, mm.
     static let thunderConvective = 1.0
     /// Less hail than this in the hour is none (deaccumulation round-off), mm.
@@ -106,6 +118,8 @@ extension WeatherCode {
     var cloud: Double?
     var liftedIndex: Double?
     var hail: Double?
+    var cape: Double?
+    var precipitationType: PrecipitationType?
 
     // Inlined, so that a band's loop (`codesIfKnown`) keeps the optionals in registers.
     @inline(__always)
@@ -120,6 +134,8 @@ extension WeatherCode {
       cloud = Self.known(conditions.cloud).map { min(max($0, 0), 100) }
       liftedIndex = Self.known(conditions.liftedIndex)
       hail = Self.known(conditions.hail).map { max($0, 0) }
+      cape = Self.known(conditions.cape)
+      precipitationType = conditions.precipitationType
     }
 
     private static func known(_ value: Double?) -> Double? {
@@ -136,6 +152,10 @@ extension WeatherCode {
     guard let precipitation = reading.precipitation else { return nil }
     guard precipitation >= Threshold.wetHour else { return dryCode(reading) }
     if let storm = thunderstorm(reading) { return storm }
+    let showers = (reading.convective ?? 0) / precipitation >= Threshold.convectiveShare
+    if let type = reading.precipitationType {
+      return categorical(type, precipitation, showers: showers)
+    }
 
     let frozen: Bool
     if let snow = reading.snow {
@@ -144,7 +164,6 @@ extension WeatherCode {
       guard let temperature = reading.temperature else { return nil }
       frozen = temperature < Threshold.freezing
     }
-    let showers = (reading.convective ?? 0) / precipitation >= Threshold.convectiveShare
     if frozen {
       return showers ? snowShowers(precipitation) : snowFall(precipitation)
     }
@@ -166,11 +185,32 @@ extension WeatherCode {
     return cloud < Threshold.overcast ? .partlyCloudy : .overcast
   }
 
-  /// A thunderstorm only where the lifted index says the air is unstable AND the convection
-  /// scheme rains: never from an amount alone, never without the index.
+  /// The code of a wet hour whose type the model's categorical types give: freezing rain
+  /// by rate, ice pellets and snow as snow (WMO 4677's ice pellets, 79, is not among
+  /// Open-Meteo's codes), rain as rain, never freezing, whatever the 2 m temperature.
+  private static func categorical(_ type: PrecipitationType, _ rate: Double, showers: Bool) -> WeatherCode {
+    switch type {
+    case .freezingRain: return freezingPrecipitation(rate)
+    case .snow, .icePellets: return showers ? snowShowers(rate) : snowFall(rate)
+    case .rain:
+      if showers { return rainShowers(rate) }
+      return rate < Threshold.drizzleCeiling ? drizzle(rate) : rain(rate)
+    }
+  }
+
+  /// A thunderstorm only where the lifted index (else, where it is unknown, CAPE) says the
+  /// air is unstable AND the convection scheme rains: never from an amount alone, never
+  /// without an instability input.
   private static func thunderstorm(_ reading: Reading) -> WeatherCode? {
-    guard let liftedIndex = reading.liftedIndex, liftedIndex <= Threshold.thunderLiftedIndex,
-      let convective = reading.convective, convective >= Threshold.thunderConvective
+    let unstable: Bool
+    if let liftedIndex = reading.liftedIndex {
+      unstable = liftedIndex <= Threshold.thunderLiftedIndex
+    } else if let cape = reading.cape {
+      unstable = cape >= Threshold.thunderCAPE
+    } else {
+      unstable = false
+    }
+    guard unstable, let convective = reading.convective, convective >= Threshold.thunderConvective
     else { return nil }
     guard let hail = reading.hail, hail >= Threshold.hailPresent else { return .thunderstorm }
     return hail >= Threshold.hailHeavy ? .thunderstormWithHeavyHail : .thunderstormWithSlightHail

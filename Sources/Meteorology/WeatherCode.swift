@@ -58,12 +58,20 @@ public struct WeatherConditions: Sendable, Equatable {
   public var liftedIndex: Double?
   /// Hail in the hour (HAILNC), mm; nil when the model gives none.
   public var hail: Double?
+  /// Convective available potential energy, J/kg: the instability input where the lifted
+  /// index is unknown (GRIB's `cape`); nil when the model gives none.
+  public var cape: Double?
+  /// The precipitation's type as the model's categorical types give it (NCEP's `crain`,
+  /// `cfrzr`, `cicep`, `csnow`); nil where they give none (or are absent).
+  public var precipitationType: PrecipitationType?
 
   public init(
     precipitation: Double, convective: Double? = nil, snow: Double? = nil, temperature: Double,
-    visibility: Double? = nil, cloud: Double? = nil, liftedIndex: Double? = nil, hail: Double? = nil
+    visibility: Double? = nil, cloud: Double? = nil, liftedIndex: Double? = nil, hail: Double? = nil,
+    cape: Double? = nil, precipitationType: PrecipitationType? = nil
   ) {
     (self.precipitation, self.convective, self.snow, self.temperature) = (precipitation, convective, snow, temperature)
     (self.visibility, self.cloud, self.liftedIndex, self.hail) = (visibility, cloud, liftedIndex, hail)
+    (self.cape, self.precipitationType) = (cape, precipitationType)
   }
 }

@@ -9,6 +9,14 @@ extension OpenMeteoDocument {
 
   /// `json(_:array:)` as UTF-8 bytes, for a server to send without validating them again.
   public static func jsonBytes(_ documents: [OpenMeteoDocument], array: Bool) -> [UInt8] {
+    withJSON(documents, array: array) { Array($0) }
+  }
+
+  /// Lends `json(_:array:)`'s UTF-8 bytes to `body` without copying them, so that a
+  /// server copies them once, into its response.
+  public static func withJSON<Result>(
+    _ documents: [OpenMeteoDocument], array: Bool, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
     var out = JSONBytes(capacity: 4_096 * documents.count)
     if array { out.byte(UInt8(ascii: "[")) }
     for (index, document) in documents.enumerated() {
@@ -16,7 +24,7 @@ extension OpenMeteoDocument {
       document.json(into: &out)
     }
     if array { out.byte(UInt8(ascii: "]")) }
-    return out.bytes
+    return try out.withBytes(body)
   }
 
   /// The answer as CSV in Open-Meteo's layout: a line about the point, then each block

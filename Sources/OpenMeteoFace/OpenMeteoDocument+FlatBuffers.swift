@@ -218,6 +218,7 @@ extension OpenMeteoDocument {
     case .snow: SchemaVariable(variable: .snowfallWaterEquivalent)
     case .showers: SchemaVariable(variable: .showers)
     case .snowfall: SchemaVariable(variable: .snowfall)
+    case .snowDepth: SchemaVariable(variable: .snowDepth)
     case .cloud: SchemaVariable(variable: .cloudCover)
     case .cloudLow: SchemaVariable(variable: .cloudCoverLow)
     case .cloudMid: SchemaVariable(variable: .cloudCoverMid)

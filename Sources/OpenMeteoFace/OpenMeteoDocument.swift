@@ -77,6 +77,11 @@ extension OpenMeteoDocument {
       scale = 1 / 2.54
       label = "inch"
     }
+    // Snow depth is in metres, which Open-Meteo gives in feet with the inch.
+    if metric == .snowDepth, units.precipitation == .inches {
+      scale = 1 / 0.3048
+      label = "ft"
+    }
     if Self.integerMetrics.contains(metric) { return Presentation(scale: scale, label: label, decimals: 0) }
     return Presentation(scale: scale, label: label, decimals: Self.decimals(metric, scale: conversion.scale * scale))
   }
@@ -170,10 +175,10 @@ extension OpenMeteoDocument {
 
     if let first = sources.all.first {
       out.key("cell")
-      out.raw(SourceJSON.cell(first))
+      out.cell(first)
     }
     out.key("sources")
-    out.raw(JSONText.array(sources.all.map(SourceJSON.source)))
+    out.array(sources.all) { out, source in out.source(source) }
 
     if let block = answer.current, let current {
       writeCurrent(block, sources: current, into: &out)
@@ -325,11 +330,13 @@ extension OpenMeteoDocument {
     }
     out.byte(UInt8(ascii: "}"))
     out.key("daily_sources")
-    out.raw(JSONText.array(sources.map { JSONText.array($0.map(String.init)) }))
+    out.array(sources) { out, indices in out.array(indices) { out, index in out.integer(Int64(index)) } }
   }
 
   /// Why each metric asked for is null from some of `sources`.
   func unavailable(_ sources: [Provenance]) -> [(String, String)] {
+    // Most answers come from cubes that hold every metric: the list asked for is not made.
+    guard !sources.allSatisfy(\.answersEveryMetric) else { return [] }
     let query = answer.query
     let asked =
       (query.current + query.minutely15 + query.hourly).flatMap(\.quantity.inputs)

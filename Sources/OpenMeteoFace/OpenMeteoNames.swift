@@ -67,6 +67,7 @@ public enum OpenMeteoNames {
     ("rain", .liquidRain),
     ("showers", .metric(.showers)),
     ("snowfall", .metric(.snowfall)),
+    ("snow_depth", .metric(.snowDepth)),
     ("weather_code", .metric(.weatherCode)),
     ("pressure_msl", .metric(.atmPress)),
     ("surface_pressure", .metric(.sfcPress)),

@@ -13,12 +13,7 @@ extension Posix {
   /// `read(2)` into `buffer`, again after an interruption: the bytes read, 0 at the end of
   /// the file.
   public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-    while true {
-      let count = system_read(descriptor, buffer)
-      if count >= 0 { return count }
-      let error = Errno.current("read")
-      guard error.code == Errno.interrupted else { throw error }
-    }
+    try retryingInterruptions("read") { system_read(descriptor, buffer) }
   }
 
   /// `pread(2)` into `buffer` from `offset`, again after an interruption: the bytes read, 0
@@ -26,24 +21,14 @@ extension Posix {
   public static func pread(
     _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
   ) throws(Errno) -> Int {
-    while true {
-      let count = system_pread(descriptor, buffer, offset)
-      if count >= 0 { return count }
-      let error = Errno.current("pread")
-      guard error.code == Errno.interrupted else { throw error }
-    }
+    try retryingInterruptions("pread") { system_pread(descriptor, buffer, offset) }
   }
 
   /// `pwrite(2)` of `bytes` at `offset`, again after an interruption: the bytes written,
   /// which may be fewer than asked (the caller writes the rest, and a full disk then reports
   /// itself).
   public static func pwrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) -> Int {
-    while true {
-      let count = system_pwrite(descriptor, bytes, offset)
-      if count >= 0 { return count }
-      let error = Errno.current("pwrite")
-      guard error.code == Errno.interrupted else { throw error }
-    }
+    try retryingInterruptions("pwrite") { system_pwrite(descriptor, bytes, offset) }
   }
 
   /// `ftruncate(2)`: sets the file's size; bytes added read as zeros.
@@ -64,6 +49,33 @@ extension Posix {
   public static func startWriteback(_ descriptor: Int32, from offset: Int, count: Int) {
     _ = system_startWriteback(descriptor, offset, count)
   }
+
+  /// `pwrite(2)` of `bytes` at `offset` straight to the device, past the page cache (Linux
+  /// `O_DIRECT`, for this call alone), again after an interruption: the bytes written,
+  /// which may be fewer than asked. `bytes`' address, its count and `offset` must be
+  /// multiples of the device's logical block (`directAlignment` suits every usual one).
+  /// Throws `EINVAL` where direct writes are not possible (tmpfs, any system but Linux, an
+  /// alignment the device refuses): the caller then writes through the page cache.
+  public static func pwriteDirect(
+    _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int
+  ) throws(Errno) -> Int {
+    try retryingInterruptions("pwrite (O_DIRECT)") { system_pwriteDirect(descriptor, bytes, offset) }
+  }
+
+  /// The count a call of `name` returns, made again while it is interrupted (`EINTR`);
+  /// its error otherwise.
+  private static func retryingInterruptions(_ name: String, _ call: () -> Int) throws(Errno) -> Int {
+    while true {
+      let count = call()
+      if count >= 0 { return count }
+      let error = Errno.current(name)
+      guard error.code == Errno.interrupted else { throw error }
+    }
+  }
+
+  /// The alignment of memory, length and file offset that `pwriteDirect` needs at most:
+  /// 4,096 bytes, the largest logical block of usual devices, or the page when larger.
+  public static var directAlignment: Int { Swift.max(4096, pageSize) }
 
   /// `unlink(2)`.
   public static func unlink(_ path: String) throws(Errno) {

@@ -37,6 +37,10 @@ func system_startWriteback(_ descriptor: Int32, _ offset: Int, _ count: Int) -> 
   nwp_start_writeback(descriptor, Int64(offset), Int64(count))
 }
 
+func system_pwriteDirect(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+  Int(nwp_pwrite_direct(descriptor, bytes.baseAddress, Int64(bytes.count), Int64(offset)))
+}
+
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
 func system_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

@@ -309,6 +309,16 @@ public final class Cube: Sendable {
   /// request, without resolving every metric again.
   public var absentMetrics: [Metric] { absent }
 
+  /// The kind of input the cube was derived from; nil where it records none (cubes
+  /// written before it did) or one this build does not know.
+  public var inputConvention: InputConvention? { InputConvention(rawValue: header.inputConvention) }
+
+  /// Why this cube cannot answer `metric`, in its input's names (GRIB parameters for a
+  /// GRIB run).
+  public func absenceReason(_ metric: Metric) -> String {
+    metric.absenceReason(amongAbsent: absent, convention: inputConvention)
+  }
+
   /// Every metric this cube can answer, in the catalogue's order.
   public var availableMetrics: [QueryMetric] {
     Metric.queryable.compactMap { try? metric($0.name) }.filter(\.isAvailable)

@@ -26,15 +26,20 @@ public struct StoredRun: Sendable {
 public enum StoreInventory {
   /// Every cube of the store, by model/domain and then newest run first.
   public static func runs(in store: String) -> [StoredRun] {
+    runs(in: store, reading: read)
+  }
+
+  /// Every cube of the store, each described by `reading(path, name)`.
+  static func runs(in store: String, reading: (_ path: String, _ name: String) -> StoredRun) -> [StoredRun] {
     var runs: [StoredRun] = []
     for (name, files) in StoreListing(store: store).cubes {
-      let domainRuns = files.map { read($0, name: name) }
+      let domainRuns = files.map { reading($0, name) }
       runs += domainRuns.sorted { ($0.header?.runStart ?? .min) > ($1.header?.runStart ?? .min) }
     }
     return runs
   }
 
-  private static func read(_ path: String, name: String) -> StoredRun {
+  static func read(_ path: String, name: String) -> StoredRun {
     do {
       let file = try CubeFile(path: path, verifyChecksums: false)
       return StoredRun(path: path, name: name, header: file.header, bytes: file.fileBytes, problem: nil)

@@ -40,6 +40,9 @@ public struct GRIBTestField: Sendable {
     case ieee
     /// Simple packing with `bits` bits per value (`grid_simple`), as most producers write.
     case simple(bits: Int)
+    /// Complex packing with second-order spatial differencing and `bits` bits per value
+    /// (`grid_complex_spatial_differencing`), as GFS, NAM and HRRR write.
+    case complex(bits: Int)
   }
 
   public init(
@@ -123,6 +126,9 @@ public struct GRIBTestField: Sendable {
     switch packing {
     case .ieee: keys += [("packingType", .text("grid_ieee")), ("precision", .integer(1))]
     case .simple(let bits): keys += [("packingType", .text("grid_simple")), ("bitsPerValue", .integer(bits))]
+    case .complex(let bits):
+      // Simple first: ecCodes repacks as complex once the values are set (`GRIBWriter`).
+      keys += [("packingType", .text("grid_simple")), ("bitsPerValue", .integer(bits))]
     }
     for (key, value) in keys { try GRIBWriter.set(key, value, handle) }
   }

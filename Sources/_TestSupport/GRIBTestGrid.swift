@@ -45,16 +45,23 @@ public struct GRIBTestGrid: Sendable {
     return GRIBTestGrid(sample: "regular_ll_sfc_grib2", keys: keys, width: width, height: height)
   }
 
-  /// A `regular_gg` grid of `n` rows per hemisphere (a global one: all `2n` Gaussian
-  /// latitudes, north to south), `width` points around each row from 0° E.
-  public static func regularGaussian(n: Int, width: Int, latitudes: [Double]) -> GRIBTestGrid {
+  /// A `regular_gg` grid of `n` rows per hemisphere on `latitudes` (all `2n` Gaussian
+  /// latitudes for a global grid, or a run of them for a regional one), scanning rows in
+  /// their order (south to north when they ascend), `width` points along each row from
+  /// `firstLongitude`, `increment` degrees apart (by default once round the globe).
+  public static func regularGaussian(
+    n: Int, width: Int, latitudes: [Double], firstLongitude: Double = 0, increment: Double? = nil
+  ) -> GRIBTestGrid {
+    let step = increment ?? 360 / Double(width)
+    let last = (firstLongitude + step * Double(width - 1)).truncatingRemainder(dividingBy: 360)
     let keys: [(String, GRIBKeyValue)] = [
       ("N", .integer(n)), ("Ni", .integer(width)), ("Nj", .integer(latitudes.count)),
+      ("jScansPositively", .integer((latitudes.last ?? 0) > (latitudes.first ?? 0) ? 1 : 0)),
       ("latitudeOfFirstGridPointInDegrees", .real(latitudes.first ?? 0)),
-      ("longitudeOfFirstGridPointInDegrees", .real(0)),
+      ("longitudeOfFirstGridPointInDegrees", .real(firstLongitude)),
       ("latitudeOfLastGridPointInDegrees", .real(latitudes.last ?? 0)),
-      ("longitudeOfLastGridPointInDegrees", .real(360 - 360 / Double(width))),
-      ("iDirectionIncrementInDegrees", .real(360 / Double(width))),
+      ("longitudeOfLastGridPointInDegrees", .real(last)),
+      ("iDirectionIncrementInDegrees", .real(step)),
     ]
     return GRIBTestGrid(sample: "regular_gg_sfc_grib2", keys: keys, width: width, height: latitudes.count)
   }

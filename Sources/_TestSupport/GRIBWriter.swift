@@ -21,6 +21,10 @@ public enum GRIBWriter {
     return try withHandle(grid) { handle throws(GRIBWriterError) in
       try field.apply(to: handle)
       try setValues(field.values, handle)
+      // ecCodes refuses complex packing of the sample's values: it repacks the field's.
+      if case .complex = field.packing {
+        try set("packingType", .text("grid_complex_spatial_differencing"), handle)
+      }
       var bytes: UnsafeRawPointer?
       var count = 0
       try check(codes_get_message(handle, &bytes, &count), key: "message")
@@ -87,9 +91,19 @@ public enum GRIBWriter {
     }
   }
 
+  /// Sets the values; NaN ones become points a bitmap leaves out.
   static func setValues(_ values: [Double], _ handle: OpaquePointer) throws(GRIBWriterError) {
     try check(codes_set_long(handle, "numberOfDataPoints", values.count), key: "numberOfDataPoints")
-    try check(codes_set_double_array(handle, "values", values, values.count), key: "values")
+    guard values.contains(where: \.isNaN) else {
+      try check(codes_set_double_array(handle, "values", values, values.count), key: "values")
+      return
+    }
+    // ecCodes leaves out of the bitmap the points whose value is `missingValue`.
+    let missing = 9.999e20
+    try check(codes_set_long(handle, "bitmapPresent", 1), key: "bitmapPresent")
+    try check(codes_set_double(handle, "missingValue", missing), key: "missingValue")
+    let marked = values.map { $0.isNaN ? missing : $0 }
+    try check(codes_set_double_array(handle, "values", marked, marked.count), key: "values")
   }
 
   static func doubles(_ key: String, _ handle: OpaquePointer) throws(GRIBWriterError) -> [Double] {

@@ -60,6 +60,8 @@ public struct Version3Cube {
   public let bandCount: Int
   /// Record geometry flags: bit 0 projection checked, bit 1 locator index.
   public let geometryFlags: UInt32
+  /// The record's input convention (0 not recorded, 1 WRF, 2 MM5, 3 CF, 4 GRIB).
+  public let inputConvention: UInt32
   /// Each position's latitudes and longitudes, the first the geometry block's.
   public let latitudes: [[Float]]
   /// See `latitudes`.
@@ -99,7 +101,7 @@ public struct Version3Cube {
       projection: CubeProjection(code: projectionCode, parameters: projectionParameters),
       metrics: metrics.map {
         CubeMetric(name: $0.name, unit: $0.unit, temporal: $0.temporal, scale: $0.scale, offset: $0.offset)
-      })
+      }, inputConvention: inputConvention)
   }
 
   /// Every position as `CubeGrid`, the first the geometry block's.
@@ -216,7 +218,8 @@ public struct Version3Cube {
     guard geometryFlags & ~3 == 0 else { throw fail("geometry flags \(geometryFlags)") }
     let locatorOffset = try u64(record + 56)
     let locatorBytes = try u64(record + 64)
-    try zeros(record + 72..<record + 128, "record reserved bytes")
+    inputConvention = UInt32(try u32(record + 72))
+    try zeros(record + 76..<record + 128, "record reserved bytes")
 
     // Geometry.
     let geometry = try u64(144)

@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
     }
     guard metric.isAvailable else {
       throw ExportFailure(
-        "\(self.cube): cannot export \(self.metric): \(metric.metric.absenceReason(amongAbsent: cube.absentMetrics))")
+        "\(self.cube): cannot export \(self.metric): \(cube.absenceReason(metric.metric))")
     }
     let (width, height, steps) = (cube.header.width, cube.header.height, cube.stepCount)
     // A verified cube's shape is within CubeLimits, but the file's size is still formed with

@@ -88,7 +88,7 @@ enum Answer {
   /// lacked its inputs (the ingest warnings named them), or an older ingest skipped it.
   static func unavailable(_ metrics: [QueryMetric], in cube: Cube) -> String {
     JSONText.object(
-      metrics.map { ($0.metric.name, JSONText.string($0.metric.absenceReason(amongAbsent: cube.absentMetrics))) })
+      metrics.map { ($0.metric.name, JSONText.string(cube.absenceReason($0.metric))) })
   }
 
   static func units(_ metrics: [QueryMetric]) -> String {

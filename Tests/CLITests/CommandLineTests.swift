@@ -109,7 +109,7 @@ private func expectUsageError(_ arguments: [String], mentions parts: [String]) t
     let unavailable = try #require(json["unavailable"] as? [String: String])
     #expect(
       unavailable["cloud"]
-        == "not in this cube: derived from CLDFRA, or QVAPOR, P, PB, T, which the model output lacked (the ingest warning named the missing ones)"
+        == "not in this cube: derived from CLDFRA, or QVAPOR, P, PB, T, which the WRF input lacked (the ingest warning named the missing ones)"
     )
     #expect(unavailable["temp"] == nil)
 

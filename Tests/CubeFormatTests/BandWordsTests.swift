@@ -58,6 +58,48 @@ import _TestSupport
     }
   }
 
+  /// The pass that stores a row and checks it against a plausible range gives the words
+  /// the plain pass gives, the same first unrepresentable value, and says a row passes
+  /// exactly when each value is NaN or a finite number within the range, wherever a
+  /// failing value falls (among the eight-at-a-time values or in the tail).
+  @Test func theCheckingPassStoresTheSameWordsAndFindsEveryImplausibleValue() {
+    var random = TestRandom(seed: 2_029)
+    let metric = CubeMetric(name: "hum", unit: "%", temporal: 0, scale: 0.05, offset: -150)
+    for range in [0.0...100.0, -50.0...(-50.0), -Double.infinity...Double.infinity, 1e300...Double.infinity] {
+      let inside = (0..<40).map { _ in
+        range.lowerBound.isFinite && range.upperBound.isFinite ? random.uniform(range) : random.uniform(-100...100)
+      }
+      // Values just outside and on both bounds, infinities, NaN and unrepresentable ones.
+      let probes: [Double] = [
+        range.lowerBound, range.upperBound, range.lowerBound.nextDown, range.upperBound.nextUp, .infinity,
+        -.infinity, .nan, -1e300, 1e300, 5_000,
+      ]
+      for count in [0, 1, 7, 8, 9, 16, 17, 23, 40] {
+        for position in 0..<max(count, 1) {
+          for probe in probes {
+            var row = Array(inside.prefix(count))
+            if count > 0 { row[position] = probe }
+            var plain = [UInt16](repeating: 1, count: count)
+            var checked = [UInt16](repeating: 2, count: count)
+            let first = row.withUnsafeBufferPointer { values in
+              plain.withUnsafeMutableBufferPointer { metric.quantize(values, into: $0.baseAddress!) }
+            }
+            let once = row.withUnsafeBufferPointer { values in
+              checked.withUnsafeMutableBufferPointer {
+                metric.quantize(values, into: $0.baseAddress!, checking: range)
+              }
+            }
+            let plausible = row.allSatisfy { $0.isNaN || ($0.isFinite && range.contains($0)) }
+            let label = "\(probe) at \(position) of \(count) in \(range)"
+            #expect(checked == plain, "\(label)")
+            #expect(once.unrepresentable == first, "\(label)")
+            #expect(once.plausible == plausible, "\(label)")
+          }
+        }
+      }
+    }
+  }
+
   static func words() -> BandWords {
     BandWords(
       bandCells: 4, cells: 3, steps: 3,
@@ -105,6 +147,31 @@ import _TestSupport
     }
     #expect(words.seal())
     #expect(words.withSealedWords { $0.allSatisfy { $0 == CubeMetric.missing } } == true)
+  }
+
+  /// The words are not filled with missing ahead of the steps: a row no step stored reads
+  /// as missing once sealed, in a band held again as much as in the first, never as the
+  /// previous band's word.
+  @Test func aRowNeverStoredReadsAsMissingAfterTheWordsHeldAnotherBand() {
+    let words = Self.words()
+    for step in 0..<3 {
+      let held = words.claim(step: step)
+      for metric in 0..<2 {
+        #expect([8.0, 10, 12].withUnsafeBufferPointer { held?.store(metric: metric, values: $0) } == nil)
+      }
+    }
+    #expect(words.seal(reopening: true))
+    #expect(words.withSealedWords { $0.allSatisfy { $0 != CubeMetric.missing } } == true)
+    #expect(words.reset(cells: 4))
+    do {
+      let held = words.claim(step: 2)
+      #expect([2.0, 4, 6, 8].withUnsafeBufferPointer { held?.store(metric: 1, values: $0) } == nil)
+    }
+    #expect(words.seal())
+    // Metric 1 at step 2 holds 1, 2, 3, 4 at a scale of 2; every other row is missing.
+    var expected = [UInt16](repeating: CubeMetric.missing, count: 2 * 3 * 4)
+    expected.replaceSubrange((3 + 2) * 4..<(3 + 2) * 4 + 4, with: [1, 2, 3, 4])
+    #expect(words.withSealedWords { Array($0) } == expected)
   }
 
   /// Words sealed to be packed and held again for the next band make a claim wait for

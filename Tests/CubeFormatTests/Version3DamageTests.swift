@@ -44,8 +44,12 @@ import _TestSupport
       name: "unknown geometry flag", damage: { set(4, bytes: 4, at: $1.record + 52, in: &$0) }, reseal: .headerOnly,
       refusal: { _ in "corrupted: geometry flags 0x4 set bits this build does not know (it knows 0x3)" }),
     Case(
-      name: "reserved record bytes", damage: { set(1, bytes: 8, at: $1.record + 72, in: &$0) }, reseal: .headerOnly,
-      refusal: { _ in "corrupted: version 3 record bytes 72..<80 are reserved and not 0" }),
+      name: "reserved record bytes after the input convention",
+      damage: { set(1, bytes: 4, at: $1.record + 76, in: &$0) }, reseal: .headerOnly,
+      refusal: { _ in "corrupted: version 3 record bytes 76..<80 are reserved and not 0" }),
+    Case(
+      name: "reserved record bytes", damage: { set(1, bytes: 8, at: $1.record + 80, in: &$0) }, reseal: .headerOnly,
+      refusal: { _ in "corrupted: version 3 record bytes 80..<88 are reserved and not 0" }),
     Case(
       name: "locator index without its flag", damage: { set(64, bytes: 8, at: $1.record + 56, in: &$0) },
       reseal: .headerOnly,

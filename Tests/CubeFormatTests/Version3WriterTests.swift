@@ -44,7 +44,9 @@ struct RandomCube {
     header = CubeHeader(
       width: width, height: height, stepCount: steps, firstTime: 1_750_000_000, stepSeconds: 3600,
       runStart: 1_750_000_000 - 3600, model: "wrf", domain: "d02", gridSpacing: 3000,
-      projection: CubeProjection(code: 1, parameters: [30, 60, -8, 39.5, -8, 90, 0, 3000]), metrics: metrics)
+      projection: CubeProjection(code: 1, parameters: [30, 60, -8, 39.5, -8, 90, 0, 3000]), metrics: metrics,
+      // Every input convention, and none, without drawing from the generator.
+      inputConvention: UInt32(seed % 5))
     let terrain = Bool.random(using: &random)
     let positionCount = Int.random(in: 1...min(3, steps), using: &random)
     stepPositions = (0..<steps).map { $0 * positionCount / steps }
@@ -210,6 +212,8 @@ struct RandomCube {
     #expect(decoded.metrics.map(\.temporal) == cube.header.metrics.map(\.temporal))
     #expect(decoded.projectionParameters == cube.header.projection.parameters)
     #expect((decoded.model, decoded.domain) == ("wrf", "d02"))
+    #expect(decoded.inputConvention == cube.header.inputConvention)
+    #expect(try CubeFile(path: path).header.inputConvention == cube.header.inputConvention)
     #expect(decoded.geometryFlags & 1 == (cube.layout.projectionChecked ? 1 : 0))
     #expect(decoded.locatorIndex == cube.layout.locatorIndex)
     #expect(decoded.latitudes.map { $0.map(\.bitPattern) } == cube.positions.map { $0.latitudes.map(\.bitPattern) })

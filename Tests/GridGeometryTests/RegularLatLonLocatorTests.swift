@@ -168,10 +168,15 @@ private func globalPoints(seam: Double, seed: UInt64) -> [(latitude: Double, lon
     #expect(cell.j * grid.width + cell.i == centre)
     // Mercator rows have one latitude each, but unevenly spaced: not a regular lattice.
     #expect(RegularLatLonLocator(grid: try WRFFixture.grid(SampleFiles.mercator)) == nil)
-    // Global but not a regular lattice (uneven latitudes): no locator can take it.
+    // Global with uneven latitudes: not evenly spaced, but a lattice of monotonic rows.
     let uneven = try lattice(latitudes: [-60, 0, 10, 60], longitudes: (0..<8).map { Float($0 * 45) })
     #expect(RegularLatLonLocator(grid: uneven) == nil)
-    #expect(throws: GeometryError.self) { try GridLocator(grid: uneven) }
+    #expect(try GridLocator(grid: uneven).kind == .regular)
+    // Global and no lattice (a row of two latitudes): no locator can take it.
+    var latitudes = uneven.latitudes
+    latitudes[9] = 1
+    let bent = try CurvilinearGrid(width: 8, height: 4, latitudes: latitudes, longitudes: uneven.longitudes)
+    #expect(throws: GeometryError.self) { try GridLocator(grid: bent) }
   }
 
   @Test func gridsThatAreNotRegularLatticesAreRefused() throws {

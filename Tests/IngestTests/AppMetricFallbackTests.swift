@@ -250,7 +250,7 @@ import _TestSupport
     }
     #expect(
       report.warnings.contains(
-        "weather_code without thunderstorms (no lifted index): model-level temperature and pressure are not read from CF input \(path)"
+        "weather_code without thunderstorms (no lifted index or CAPE): model-level temperature and pressure are not read from CF input \(path)"
       ), "\(report.warnings)")
     let cube = try Cube(path: published.path)
     // What the file holds: the values rounded to float.

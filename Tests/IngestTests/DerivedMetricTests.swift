@@ -43,7 +43,7 @@ private struct RawWRF {
   init(_ path: String) throws {
     let file = try NCFile.open(path)
     defer { file.close() }
-    for name in ["T2", "Q2", "PSFC", "U10", "V10", "RAINC", "RAINNC", "RAINSH", "SNOWNC", "SWDOWN"] {
+    for name in ["T2", "Q2", "PSFC", "U10", "V10", "RAINC", "RAINNC", "RAINSH", "SNOWNC", "SWDOWN", "SNOWH"] {
       fields[name] = try file.readRaw(name, start: [0, 0, 0], count: [steps, height, width])
     }
     for name in ["COSALPHA", "SINALPHA", "HGT", "XLAT", "XLONG"] {
@@ -137,6 +137,8 @@ private struct RawWRF {
         try check("rain", rain, tolerance: 0.01)
         let snow = step == 0 ? nil : Swift.max(raw.at("SNOWNC", step, cell) - raw.at("SNOWNC", step - 1, cell), 0) / 3
         try check("snow", snow, tolerance: 0.01)
+        // Snow on the ground is SNOWH itself (a few tenths of a millimetre in this summer run).
+        try check("snow_depth", raw.at("SNOWH", step, cell), tolerance: 0.005)
 
         let (u, v) = (raw.at("U10", step, cell), raw.at("V10", step, cell))
         let (c, s) = (raw.fixed("COSALPHA", cell), raw.fixed("SINALPHA", cell))

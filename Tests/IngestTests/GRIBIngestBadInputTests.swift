@@ -67,13 +67,13 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("grib-grids")
     defer { SampleFiles.remove(directory) }
     // NAM's messages moved to GFS's run, so that only the grid differs. Quantities are
-    // checked in key order: acpcp (`cpr`), message 130, is the first.
+    // checked in key order: cape, message 135, is the first.
     let nam = "\(directory)/nam.grib2"
     _ = try ECCodesTools.run("grib_set", ["-s", "dataDate=20110110,dataTime=1200", Self.nam, nam])
     let error = try #require(Self.error([Self.gfs, nam]))
     #expect(
       error.description.hasPrefix(
-        "\(nam): message 130: its gridType is lambert, not regular_ll, unlike \(Self.gfs) message 1: a run's messages must all be on one grid"
+        "\(nam): message 135: its gridType is lambert, not regular_ll, unlike \(Self.gfs) message 1: a run's messages must all be on one grid"
       ),
       "\(error)")
   }

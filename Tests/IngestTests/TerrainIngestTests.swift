@@ -93,15 +93,8 @@ import _TestSupport
     let (lats, lons) = ([44.0, 43, 42, 41], [350.0, 351, 352, 353, 354])
     let file = try NCFile.create(path, format: .netcdf4)
     defer { file.close() }
-    try file.defineDimension("time", length: nil)
-    try file.defineDimension("latitude", length: lats.count)
-    try file.defineDimension("longitude", length: lons.count)
-    try file.defineVariable("time", type: .int, dimensions: ["time"])
-    try file.setAttribute("units", .text("hours since 1900-01-01 00:00:00.0"), on: "time")
-    try file.defineVariable("latitude", type: .float, dimensions: ["latitude"])
-    try file.setAttribute("units", .text("degrees_north"), on: "latitude")
-    try file.defineVariable("longitude", type: .float, dimensions: ["longitude"])
-    try file.setAttribute("units", .text("degrees_east"), on: "longitude")
+    try defineCFAxes(
+      file, latitudes: lats.count, longitudes: lons.count, timeUnits: "hours since 1900-01-01 00:00:00.0")
     try file.defineVariable("t2m", type: .float, dimensions: ["time", "latitude", "longitude"])
     try file.setAttribute("units", .text("K"), on: "t2m")
     let height = geopotential ? "z" : "orog"

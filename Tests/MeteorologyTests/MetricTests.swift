@@ -24,7 +24,8 @@ import Testing
       (.sfcPress, "sfc_press", "hPa"), (.shortwave, "shortwave", "W/m²"), (.apparentTemp, "apparent_temp", "°C"),
       (.visibility, "visibility", "m"), (.weatherCode, "weather_code", "wmo code"), (.showers, "showers", "mm"),
       (.snowfall, "snowfall", "cm"), (.cloudLow, "cloud_low", "%"), (.cloudMid, "cloud_mid", "%"),
-      (.cloudHigh, "cloud_high", "%"), (.windGusts, "wind_gusts", "m/s"), (.isDay, "is_day", ""),
+      (.cloudHigh, "cloud_high", "%"), (.windGusts, "wind_gusts", "m/s"), (.snowDepth, "snow_depth", "m"),
+      (.isDay, "is_day", ""),
       (.precipitationNeighbourhood, "precip_neighbourhood", "%"),
       (.precipitationProbability, "precipitation_probability", "%"),
     ]
@@ -62,5 +63,36 @@ import Testing
       #expect(metric.step == nil, "\(metric.name)")
       #expect(!Metric.stored.contains(metric), "\(metric.name)")
     }
+  }
+
+  /// A missing metric is explained in its cube's input's names: WRF variables for WRF,
+  /// GRIB parameters for GRIB, CF standard names for CF.
+  @Test func reasonsNameTheInputConventionsOwnInputs() {
+    #expect(
+      Metric.temp.absenceReason(amongAbsent: [.temp], convention: .wrf)
+        == "not in this cube: derived from T2, which the WRF input lacked (the ingest warning named the missing ones)")
+    #expect(
+      Metric.temp.absenceReason(amongAbsent: [.temp], convention: .grib)
+        == "not in this cube: derived from 2t (0/0/0 heightAboveGround 2), which the GRIB input lacked (the ingest warning named the missing ones)"
+    )
+    // A warning's inputs end in a comma before "not found in FILE"; a reason's do not.
+    #expect(
+      Metric.hum.absenceReason(amongAbsent: [.hum], convention: .cf)
+        == "not in this cube: derived from 2 m relative_humidity, or temperature and dew point, which the CF input lacked (the ingest warning named the missing ones)"
+    )
+    #expect(
+      Metric.snow.absenceReason(amongAbsent: [.snow], convention: .grib)
+        == "not in this cube: nwpcube derives snow from WRF and MM5 output only, not from GRIB input")
+  }
+
+  /// A cube that does not record its input (written before cubes did) is explained in WRF's
+  /// names as before, but its snow_depth may be missing only because the cube predates
+  /// the metric, which the reason says, naming the inputs of every convention.
+  @Test func aCubeWithoutItsInputConventionMayPredateSnowDepth() {
+    #expect(Metric.temp.absenceReason(amongAbsent: [.temp], convention: nil) == Metric.temp.absenceReason)
+    #expect(
+      Metric.snowDepth.absenceReason(amongAbsent: [.snowDepth], convention: nil)
+        == "not in this cube: it was written before nwpcube derived snow_depth, or from output without its inputs (SNOWH in WRF output; surface_snow_thickness (sde, …), or surface_snow_amount (sd, …) in CF output; sde (0/1/11 surface), or sd/sdwe (0/1/60 or 0/1/13 surface) in GRIB output); ingesting the run again derives it where they exist"
+    )
   }
 }

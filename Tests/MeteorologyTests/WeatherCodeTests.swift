@@ -11,13 +11,14 @@ struct WeatherCodeCase: Sendable, CustomTestStringConvertible {
 
   init(
     _ name: String, _ expected: WeatherCode, p: Double, conv: Double? = nil, snow: Double? = nil, t: Double = 10,
-    vis: Double? = nil, cloud: Double? = 100, li: Double? = nil, hail: Double? = nil
+    vis: Double? = nil, cloud: Double? = 100, li: Double? = nil, hail: Double? = nil, cape: Double? = nil,
+    type: PrecipitationType? = nil
   ) {
     self.name = name
     self.expected = expected
     conditions = WeatherConditions(
       precipitation: p, convective: conv, snow: snow, temperature: t, visibility: vis, cloud: cloud,
-      liftedIndex: li, hail: hail)
+      liftedIndex: li, hail: hail, cape: cape, precipitationType: type)
   }
 }
 
@@ -115,6 +116,27 @@ private let boundaryCases: [WeatherCodeCase] = {
     C("hail 1.0 mm", .thunderstormWithHeavyHail, p: 5, conv: 5, snow: 0, t: 20, li: -5, hail: 1),
     C("no hail input", .thunderstorm, p: 5, conv: 5, snow: 0, t: 20, li: -5, hail: nil),
     C("hail without instability is showers", .moderateRainShowers, p: 5, conv: 5, snow: 0, t: 20, li: 1, hail: 3),
+    // CAPE, where the lifted index is unknown: at least 1,000 J/kg with 1.0 mm convective.
+    C("CAPE just below 1000 J/kg", .moderateRainShowers, p: 5, conv: 5, snow: 0, t: 20, cape: 1000 - below),
+    C("CAPE 1000 J/kg", .thunderstorm, p: 5, conv: 5, snow: 0, t: 20, cape: 1000),
+    C("CAPE with hail", .thunderstormWithHeavyHail, p: 5, conv: 5, snow: 0, t: 20, hail: 2, cape: 4000),
+    C("CAPE with convective just below 1.0 mm", .slightRainShowers, p: 1.5, conv: 1 - below, snow: 0, cape: 4000),
+    C("a stable lifted index outranks CAPE", .moderateRainShowers, p: 5, conv: 5, snow: 0, t: 20, li: 1, cape: 4000),
+    C("an unknown lifted index leaves CAPE", .thunderstorm, p: 5, conv: 5, snow: 0, t: 20, li: .nan, cape: 2000),
+    // Categorical types decide the type after the thunderstorm test, whatever T and S say.
+    C("freezing rain flag at 3 °C, light", .lightFreezingDrizzle, p: 0.2, conv: 0, snow: 0, t: 3, type: .freezingRain),
+    C("freezing rain flag, 0.5 mm", .denseFreezingDrizzle, p: 0.5, conv: 0, snow: 0, t: 3, type: .freezingRain),
+    C("freezing rain flag, 1.0 mm", .lightFreezingRain, p: 1, conv: 0, snow: 0, t: 3, type: .freezingRain),
+    C("freezing rain flag in showers", .heavyFreezingRain, p: 3, conv: 3, snow: 0, t: 3, type: .freezingRain),
+    C("ice pellets are solid: snow by rate", .moderateSnowFall, p: 2, conv: 0, snow: 0, t: 1, type: .icePellets),
+    C("ice pellets in showers", .heavySnowShowers, p: 2, conv: 2, snow: 0, t: 1, type: .icePellets),
+    C("snow flag above 0 °C", .slightSnowFall, p: 0.5, conv: 0, snow: 0, t: 2, type: .snow),
+    C("snow flag, heavy", .heavySnowFall, p: 5, conv: 0, snow: 0, t: 2, type: .snow),
+    C("rain flag below 0 °C is not freezing", .slightRain, p: 2, conv: 0, snow: 0, t: -3, type: .rain),
+    C("rain flag over a snow share", .moderateDrizzle, p: 0.3, conv: 0, snow: 0.3, t: -3, type: .rain),
+    C("rain flag in showers", .moderateRainShowers, p: 3, conv: 3, snow: 0, t: 5, type: .rain),
+    C("a thunderstorm outranks the flags", .thunderstorm, p: 3, conv: 3, snow: 0, t: 5, li: -4, type: .freezingRain),
+    C("a dry hour's flag is ignored", .overcast, p: 0, snow: 0, t: -5, type: .snow),
   ]
   // An impossible split (more convective than total) is clamped, not trusted.
   cases.append(C("convective above the total is clamped", .slightRainShowers, p: 0.5, conv: 9, snow: 0))
@@ -127,6 +149,39 @@ private let boundaryCases: [WeatherCodeCase] = {
     #expect(WeatherCode.classify(example.conditions) == example.expected)
     // With every input it needs present, the cautious form agrees.
     #expect(WeatherCode.classifyIfKnown(example.conditions) == example.expected)
+  }
+
+  /// Where several categorical types are 1, the most hazardous wins: freezing rain, snow,
+  /// ice pellets, rain (NCEP's tie order); a flag is yes from 0.5 and unknown flags say
+  /// nothing.
+  @Test func theDominantCategoricalTypeFollowsNCEPsTieOrder() {
+    let cases: [((Double?, Double?, Double?, Double?), PrecipitationType?)] = [
+      ((1, 1, 1, 1), .freezingRain),
+      ((1, 0, 1, 1), .snow),
+      ((1, 0, 1, 0), .icePellets),
+      ((1, 0, 0, 0), .rain),
+      ((0, 0, 0, 0), nil),
+      ((nil, nil, nil, nil), nil),
+      ((.nan, .nan, 1, .nan), .icePellets),
+      ((0.49, 0.49, 0.49, 0.49), nil),
+      ((0.5, 0, 0, 0), .rain),
+      ((1, nil, nil, 0.6), .snow),
+    ]
+    for ((rain, freezing, pellets, snow), expected) in cases {
+      #expect(
+        PrecipitationType.dominant(rain: rain, freezingRain: freezing, icePellets: pellets, snow: snow) == expected,
+        "\(String(describing: rain)) \(String(describing: freezing)) \(String(describing: pellets)) \(String(describing: snow))"
+      )
+    }
+  }
+
+  /// The band form reads the type column as `PrecipitationType` raw values, NaN for none.
+  @Test func theBandFormReadsTheTypeAndCAPEColumns() {
+    let codes = WeatherCode.codesIfKnown(
+      precipitation: [2, 2, 2, 5, 5], convective: [0, 0, 0, 5, 5], snow: [0, 0, 0, 0, 0],
+      temperature: [5, 5, 5, 20, 20],
+      cloud: [100, 100, 100, 100, 100], cape: [0, 0, 0, 999, 1000], precipitationType: [2, 3, .nan, .nan, .nan])
+    #expect(codes == [66, 73, 61, 81, 95])
   }
 
   /// The boundary table reaches every code the classifier can produce; snow grains (77) is

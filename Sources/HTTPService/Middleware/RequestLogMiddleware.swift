@@ -21,6 +21,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let duration = ContinuousClock.now - start
     let id = context.logger[metadataKey: "hb.request.id"]?.description
     if let id, let requestIDField { response.headers[requestIDField] = id }
+    // The line's fields are made only when it is written: a server logging at `warning`
+    // does not pay for them on every request.
+    guard context.logger.logLevel <= .info else { return response }
     var metadata: Logger.Metadata = [
       "method": "\(request.method)", "path": "\(APIFamily.redacting(request.uri.path))",
       "status": "\(response.status.code)",

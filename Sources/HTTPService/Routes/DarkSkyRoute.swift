@@ -71,7 +71,7 @@ struct DarkSkyRoute: Sendable {
     let document = try document(darkSky, forecaster, asked: request)
     return Response(
       status: .ok, headers: [.contentType: Responses.json],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: document.jsonBytes)))
+      body: ResponseBody(byteBuffer: document.withJSON { ByteBuffer(bytes: $0) }))
   }
 
   /// The document answering `query`, from the cached outlook of its point and hour when

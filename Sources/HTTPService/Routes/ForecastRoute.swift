@@ -67,7 +67,7 @@ struct ForecastRoute: Sendable {
       // Bytes straight into the buffer: the text is UTF-8 by construction.
       return Response(
         status: .ok, headers: [.contentType: Responses.json],
-        body: ResponseBody(byteBuffer: ByteBuffer(bytes: OpenMeteoDocument.jsonBytes(documents, array: several))))
+        body: ResponseBody(byteBuffer: OpenMeteoDocument.withJSON(documents, array: several) { ByteBuffer(bytes: $0) }))
     case .csv:
       let body =
         several

@@ -18,11 +18,13 @@ struct ServiceRoutes: Sendable {
   let metrics: ServiceMetrics
   /// The OpenAPI document, nil when it is not installed beside the binary.
   let openAPI: String?
+  /// The runs `/v1/runs` lists, each cube's header read once per version of its file.
+  let inventory = StoreInventoryCache()
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.runsPath)) { _, _ in
       // The store's directory stands for "this store" in the answer; its path stays private.
-      let runs = RunListing.json(StoreInventory.runs(in: store.path).map(\.listed), paths: false)
+      let runs = RunListing.json(inventory.runs(in: store.path).map(\.listed), paths: false)
       return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
     }
     // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load

@@ -12,7 +12,11 @@ enum CFConvention {
     _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
-    var sizes: [Float] = []
+    // The first file's cell sizes, made when a file's axes first differ from its: a run
+    // whose files share their axes value for value (the usual case) never needs them, and
+    // on a global 0.25° grid they cost two great-circle distances for each of a million
+    // cells before anything else could start.
+    var sizes: [Float]?
     var largest: (offset: InputGrid.Offset, grid: InputGrid)?
     let scan = try CFTimeScan(paths) { (file) throws(IngestError) in
       if let (latitude, longitude) = CFGrid.coordinates(in: file) {
@@ -27,12 +31,13 @@ enum CFConvention {
       if let grid {
         // The first file's axes value for value: the same cells, none to compare.
         if fileGrid.axes != nil && fileGrid.axes == grid.axes { return }
-        let offset = try fileGrid.input.requireSame(as: grid.input, sizes: sizes)
+        let reference = sizes ?? grid.input.cellSizes()
+        sizes = reference
+        let offset = try fileGrid.input.requireSame(as: grid.input, sizes: reference)
         if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
         _ = try fileGrid.input.validated()
         grid = fileGrid
-        sizes = fileGrid.input.cellSizes()
       }
     }
     let steps = scan.steps
@@ -174,6 +179,9 @@ struct CFDerivation {
     try find("lcc", .lowCloud)
     try find("mcc", .midCloud)
     try find("hcc", .highCloud)
+    try find("sde", .snowThickness)
+    try find("sdwe", .snowAmount)
+    try find("rsn", .snowDensity)
     if let (_, entry) = mapped["rain"], let map, fields["pr"] == nil, fields["tp"] == nil {
       throw IngestError(
         path: map.path, variable: "rain",
@@ -185,29 +193,11 @@ struct CFDerivation {
     let quantities = QuantityDerivation(
       available: Set(fields.keys), stepSeconds: stepSeconds,
       names: QuantityDerivation.Names(
-        missing: [
-          .temp: "2 m air_temperature (t2m, TMP_2maboveground, …)",
-          .hum: "2 m relative_humidity, or temperature and dew point,",
-          .dewPoint: "2 m dew_point_temperature (d2m, …), or temperature and relative humidity,",
-          .rain: "precipitation_flux (or an hourly precipitation_amount)",
-          .cloud: "cloud_area_fraction (tcc, …)",
-          .atmPress: "air_pressure_at_mean_sea_level (msl, PRMSL_meansealevel, …)",
-          .sfcPress: "surface_air_pressure (sp, …)",
-          .shortwave: "surface_downwelling_shortwave_flux_in_air",
-          .apparentTemp: "2 m temperature, humidity (or dew point) and 10 m wind",
-          .visibility: "visibility_in_air (VIS_surface, vis, …)",
-          .showers: "convective_precipitation_flux (or an hourly convective_precipitation_amount)",
-          .snowfall: "snowfall_flux (or an hourly snowfall_amount)",
-          .cloudLow: "low_type_cloud_area_fraction (lcc, LCDC_lowcloudlayer, …)",
-          .cloudMid: "medium_type_cloud_area_fraction (mcc, MCDC_middlecloudlayer, …)",
-          .cloudHigh: "high_type_cloud_area_fraction (hcc, HCDC_highcloudlayer, …)",
-          .windGusts: "wind_speed_of_gust (GUST_surface, i10fg, …)",
-          .weatherCode: "precipitation and 2 m temperature",
-        ],
-        wind: "10 m eastward_wind and northward_wind (u10/v10, …)",
+        missing: Metric.inputs(in: .cf),
+        wind: Metric.windU.inputs(in: .cf) ?? "10 m eastward_wind and northward_wind",
         // CF input has no model levels, so no lifted index and never a thunderstorm.
         noThunderstorms: "model-level temperature and pressure are not read from CF input \(file.path)",
-        path: file.path))
+        path: file.path, snowDensity: "snow_density (rsn)"))
     let metrics = quantities.metrics
     guard !metrics.isEmpty else {
       throw IngestError(

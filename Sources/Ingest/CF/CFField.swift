@@ -84,6 +84,17 @@ struct CFQuantity {
   static let snowfallAmount = CFQuantity(
     label: "snowfall_amount", standardNames: ["snowfall_amount", "lwe_thickness_of_snowfall_amount"], height: nil,
     aliases: ["sf"], unit: .millimetres)
+  static let snowThickness = CFQuantity(
+    label: "surface_snow_thickness", standardNames: ["surface_snow_thickness"], height: nil,
+    aliases: ["sde", "snod", "SNOD_surface", "Snow_depth_surface", "snd"], unit: .metres)
+  static let snowAmount = CFQuantity(
+    label: "surface_snow_amount",
+    standardNames: ["surface_snow_amount", "lwe_thickness_of_surface_snow_amount"], height: nil,
+    aliases: ["sd", "WEASD_surface", "Water_equivalent_of_accumulated_snow_depth_surface", "snw"],
+    unit: .millimetres)
+  static let snowDensity = CFQuantity(
+    label: "snow_density", standardNames: ["snow_density"], height: nil, aliases: ["rsn"],
+    unit: .kilogramsPerCubicMetre)
   static let lowCloud = CFQuantity(
     label: "low_type_cloud_area_fraction", standardNames: ["low_type_cloud_area_fraction"], height: nil,
     aliases: ["lcc", "LCDC_lowcloudlayer", "Low_cloud_cover_low_cloud"], unit: .percent)

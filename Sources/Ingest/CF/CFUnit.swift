@@ -10,6 +10,7 @@ enum CFUnit: String {
   case millimetresPerHour = "mm/h"
   case wattsPerSquareMetre = "W/m²"
   case metres = "m"
+  case kilogramsPerCubicMetre = "kg/m³"
   /// Geopotential, divided by standard gravity into metres by the caller.
   case geopotential = "m²/s²"
   /// A fraction of 1 (a land-sea mask).
@@ -60,6 +61,7 @@ enum CFUnit: String {
       case "m s-1", "m/s": return CFConversion(.multiply(3_600_000))
       default: return nil
       }
+    case .kilogramsPerCubicMetre: return ["kg m-3", "kg m**-3", "kg/m3", "kg/m^3"].contains(u) ? .identity : nil
     case .metres:
       switch u {
       case "m", "metre", "meter", "metres", "meters": return .identity

@@ -63,9 +63,10 @@ enum GRIBConvention {
       }
       recipes[key] = perStep
     }
-    let names = QuantityDerivation.Names(
+    var names = QuantityDerivation.Names(
       missing: GRIBParameterTable.missing, wind: GRIBParameterTable.wind,
-      noThunderstorms: "4lftx or lftx (0/7/11 or 0/7/10) not found in \(firstPath)", path: firstPath)
+      noThunderstorms: "4lftx, lftx or cape (0/7/11, 0/7/10 or 0/7/6) not found in \(firstPath)", path: firstPath)
+    names.snowDensity = "rsn (0/1/61 surface)"
     let derivation = QuantityDerivation(available: Set(recipes.keys), stepSeconds: stepSeconds, names: names)
     guard !derivation.metrics.isEmpty else {
       throw IngestError(
@@ -88,6 +89,7 @@ enum GRIBConvention {
       screen: reader.screen,
       derive: { (index, band) throws(IngestError) in try reader.derive(index, band: band) })
     plan.model = model(centre: inventory.centre)
+    plan.spareMemory = { [fields = reader.fields] in fields.allow($0) }
     return [plan]
   }
 

@@ -104,6 +104,9 @@ struct GRIBInventory: Sendable {
         // rate over its window, or a rate at an instant; its maxima and minima are not it.
         let isWindow = row.isWindowed && (message.stepType == "accum" || message.stepType == "avg")
         if row.isWindowed && !isWindow && message.stepType != "instant" { continue }
+        // An accumulation is never an instant quantity's value: GFS's accumulated snowfall
+        // (weasd over a window) is not the snow on the ground (weasd at an instant).
+        if !row.isWindowed && message.stepType == "accum" { continue }
         let isRate = row.isWindowed && message.stepType != "accum"
         let conversion = try Self.conversion(
           file, message, to: isRate ? (row.rateUnit ?? row.unit) : row.unit, row: row, cache: &units)

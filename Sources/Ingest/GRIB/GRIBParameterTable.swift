@@ -103,7 +103,23 @@ struct GRIBParameterTable {
     // The best (four-layer) lifted index, else the surface one.
     row("li", ["4lftx"], [(0, 7, 11)], nil, nil, .kelvin),
     row("li", ["lftx"], [(0, 7, 10)], nil, nil, .kelvin),
-    row("csnow", ["csnow"], [], "surface", nil, .flag),
+    // CAPE at the surface (a surface-based parcel, as NCEP and ECMWF write it), else at
+    // any level NCEP writes (its mixed layers above ground): the instability input where
+    // the run has no lifted index.
+    row("cape", ["cape"], [(0, 7, 6)], "surface", nil, .joulesPerKilogram),
+    row("cape", ["cape", "mucape"], [(0, 7, 6)], nil, nil, .joulesPerKilogram),
+    // The categorical precipitation types: NCEP's local numbers (0/1/192–195, matched by
+    // shortName) and WMO's (0/1/33–36).
+    row("crain", ["crain"], [(0, 1, 33)], "surface", nil, .flag),
+    row("cfrzr", ["cfrzr"], [(0, 1, 34)], "surface", nil, .flag),
+    row("cicep", ["cicep"], [(0, 1, 35)], "surface", nil, .flag),
+    row("csnow", ["csnow"], [(0, 1, 36)], "surface", nil, .flag),
+    // Snow on the ground: its depth (NCEP's snod, 0/1/11), else its water equivalent (WMO's
+    // 0/1/60, NCEP's weasd 0/1/13, ECMWF's sd in metres of water) with the snow density
+    // (rsn, 0/1/61) where the run has it.
+    row("sde", ["sde", "snod"], [(0, 1, 11)], "surface", nil, .metres),
+    row("sdwe", ["sdwe", "sd", "weasd"], [(0, 1, 60), (0, 1, 13)], "surface", nil, .millimetres),
+    row("rsn", ["rsn"], [(0, 1, 61)], "surface", nil, .kilogramsPerCubicMetre),
     row("orog", ["orog", "hsurf"], [(0, 3, 5)], "surface", nil, .metres),
     row("orog", ["z"], [(0, 3, 4)], "surface", nil, .metres),
     row("lsm", ["lsm", "land"], [(2, 0, 0)], "surface", nil, .fraction),
@@ -121,9 +137,17 @@ struct GRIBParameterTable {
     GRIBParameter(discipline: 0, category: 1, number: 7): "kg m**-2 s**-1",
     GRIBParameter(discipline: 0, category: 1, number: 8): "kg m**-2",
     GRIBParameter(discipline: 0, category: 1, number: 10): "kg m**-2",
+    GRIBParameter(discipline: 0, category: 1, number: 11): "m",
+    GRIBParameter(discipline: 0, category: 1, number: 13): "kg m**-2",
+    GRIBParameter(discipline: 0, category: 1, number: 60): "kg m**-2",
+    GRIBParameter(discipline: 0, category: 1, number: 61): "kg m**-3",
     GRIBParameter(discipline: 0, category: 1, number: 37): "kg m**-2 s**-1",
     GRIBParameter(discipline: 0, category: 1, number: 52): "kg m**-2 s**-1",
     GRIBParameter(discipline: 0, category: 1, number: 53): "kg m**-2 s**-1",
+    GRIBParameter(discipline: 0, category: 1, number: 33): "Code table 4.222",
+    GRIBParameter(discipline: 0, category: 1, number: 34): "Code table 4.222",
+    GRIBParameter(discipline: 0, category: 1, number: 35): "Code table 4.222",
+    GRIBParameter(discipline: 0, category: 1, number: 36): "Code table 4.222",
     GRIBParameter(discipline: 0, category: 2, number: 2): "m s**-1",
     GRIBParameter(discipline: 0, category: 2, number: 3): "m s**-1",
     GRIBParameter(discipline: 0, category: 2, number: 22): "m s**-1",
@@ -133,6 +157,7 @@ struct GRIBParameterTable {
     GRIBParameter(discipline: 0, category: 3, number: 5): "gpm",
     GRIBParameter(discipline: 0, category: 4, number: 7): "W m**-2",
     GRIBParameter(discipline: 0, category: 6, number: 1): "%",
+    GRIBParameter(discipline: 0, category: 7, number: 6): "J kg**-1",
     GRIBParameter(discipline: 0, category: 7, number: 10): "K",
     GRIBParameter(discipline: 0, category: 7, number: 11): "K",
     GRIBParameter(discipline: 0, category: 19, number: 0): "m",
@@ -142,29 +167,11 @@ struct GRIBParameterTable {
   /// The quantity keys that are terrain, read once rather than at every step.
   static let terrainKeys: Set<String> = ["orog", "lsm"]
 
-  /// What a metric's missing input is called in a warning.
-  static let missing: [Metric: String] = [
-    .temp: "2t (0/0/0 heightAboveGround 2)",
-    .hum: "2r (0/1/1 heightAboveGround 2), or 2t with 2d (0/0/6) or with 2sh (0/1/0) and sp,",
-    .dewPoint: "2d (0/0/6 heightAboveGround 2), or 2sh (0/1/0) and sp, or 2t and 2r (0/1/1),",
-    .rain: "tp or prate (0/1/8, 0/1/52 or 0/1/7 surface)",
-    .cloud: "tcc (0/6/1 atmosphere or entireAtmosphere)",
-    .atmPress: "prmsl or msl (0/3/1 or 0/3/0 meanSea)",
-    .sfcPress: "sp (0/3/0 surface)",
-    .shortwave: "dswrf or ssrd (0/4/7 surface)",
-    .apparentTemp: "2 m temperature, humidity and 10 m wind",
-    .visibility: "vis (0/19/0 surface)",
-    .showers: "acpcp, cp or cprat (0/1/10 or 0/1/37 surface)",
-    .snowfall: "sf or tsrwe (0/1/53 surface)",
-    .cloudLow: "lcc (0/6/1 lowCloudLayer)",
-    .cloudMid: "mcc (0/6/1 middleCloudLayer)",
-    .cloudHigh: "hcc (0/6/1 highCloudLayer)",
-    .windGusts: "gust (0/2/22 surface) or 10fg/i10fg (0/2/22 heightAboveGround 10)",
-    .weatherCode: "precipitation and 2 m temperature",
-  ]
+  /// What a metric's missing input is called in a warning: the catalogue's GRIB inputs.
+  static let missing = Metric.inputs(in: .grib)
 
   /// The wind's missing inputs.
-  static let wind = "10u/10v (0/2/2 and 0/2/3 heightAboveGround 10)"
+  static let wind = Metric.windU.inputs(in: .grib) ?? "10u/10v"
 
   /// The quantity label `InputRange.table` screens each key's values with.
   static let labels: [String: String] = [
@@ -175,6 +182,9 @@ struct GRIBParameterTable {
     "lcc": "low_type_cloud_area_fraction", "mcc": "medium_type_cloud_area_fraction",
     "hcc": "high_type_cloud_area_fraction", "sw": "surface_downwelling_shortwave_flux_in_air",
     "vis": "visibility_in_air", "gust": "wind_speed_of_gust", "li": "lifted_index", "csnow": "categorical_snow",
+    "crain": "categorical_rain", "cfrzr": "categorical_freezing_rain", "cicep": "categorical_ice_pellets",
+    "cape": "convective_available_potential_energy", "sde": "surface_snow_thickness", "sdwe": "surface_snow_amount",
+    "rsn": "snow_density",
   ]
 
   /// The row an operator's `--map` entry names: `shortName`, or

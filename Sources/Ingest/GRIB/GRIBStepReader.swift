@@ -1,8 +1,9 @@
 /// Derives one step of a GRIB run over one band of rows: each quantity the metrics need
-/// is made from its recipe's messages, decoded one at a time (a message is decoded whole;
-/// only the band's rows of it are kept), turned to the earth when it is a grid-relative
-/// wind, screened, and handed to `QuantityDerivation`. Keeps no state between calls, so
-/// that the publisher may derive several steps at once on any thread.
+/// is made from its recipe's messages, read one at a time over the band's rows
+/// (`GRIBDecodedFields`: a message is decoded once for all bands where it can be), turned
+/// to the earth when it is a grid-relative wind, screened, and handed to
+/// `QuantityDerivation`. Keeps no state between calls but the decoded fields it shares
+/// with later bands, so that the publisher may derive several steps at once on any thread.
 struct GRIBStepReader: Sendable {
   let width: Int
   /// Each quantity's recipe at every step.
@@ -15,12 +16,17 @@ struct GRIBStepReader: Sendable {
   let names: [String: String]
   /// Turns implausible values into missing ones and counts them (`InputScreen`).
   let screen = InputScreen()
+  /// Reads each band's rows of a message, decoding each message once where it can.
+  let fields = GRIBDecodedFields()
 
   /// The metrics' values at step `index` over `band`'s rows (`[metric][cell of the rows]`).
   func derive(_ index: Int, band: RowBand) throws(IngestError) -> [[Double]] {
     var cache: [String: [Double]] = [:]
     let step = steps[index]
     func screened(_ key: String, _ values: inout [Double]) {
+      // A step the recipe cannot make is missing by construction, and planning warned of
+      // it: not implausible input, which would count towards refusing the field.
+      if case .unknown = recipes[key]?[index] ?? .unknown { return }
       screen.screen(
         names[key] ?? key, quantity: GRIBParameterTable.labels[key], &values, step: step, region: .rows(of: band))
     }
@@ -59,15 +65,16 @@ struct GRIBStepReader: Sendable {
       var sum = [Double](repeating: 0, count: band.cells)
       let first = band.rows.lowerBound * width
       for term in terms {
-        let whole = try term.field.rawValues()
-        let (conversion, weight) = (term.field.conversion, term.weight)
-        guard whole.count >= first + band.cells else {
+        let points = term.field.message.numberOfDataPoints
+        guard points >= first + band.cells else {
           throw IngestError(
             path: term.field.file.path, variable: "message \(term.field.message.number)",
-            reason: "\(whole.count) values for a grid of \(band.width)×\(band.height) points")
+            reason: "\(points) values for a grid of \(band.width)×\(band.height) points")
         }
+        let rows = try fields.values(of: term.field, points: first..<(first + band.cells))
+        let (conversion, weight) = (term.field.conversion, term.weight)
         // An instant (one term, weight 1) is its converted value bit for bit: 0 + 1 · x = x.
-        for cell in 0..<band.cells { sum[cell] += weight * conversion.apply(whole[first + cell]) }
+        for cell in 0..<band.cells { sum[cell] += weight * conversion.apply(rows[cell]) }
       }
       // A difference of accumulations packed to a step of their own may fall below zero
       // by their packing errors where nothing fell: that is zero, not an implausible value.

@@ -19,6 +19,10 @@ enum GRIBUnit: String, Sendable {
   case metres = "m"
   /// A temperature difference (the lifted index).
   case kelvin = "K"
+  /// A density (of snow).
+  case kilogramsPerCubicMetre = "kg/m³"
+  /// Energy per mass (CAPE).
+  case joulesPerKilogram = "J/kg"
   /// A flag or category (code table 4.222: 0 no, 1 yes).
   case flag = "flag"
   /// A fraction of 1 (a land-sea mask).
@@ -91,6 +95,8 @@ enum GRIBUnit: String, Sendable {
       default: return nil
       }
     case .kelvin: return u == "K" ? .identity : nil
+    case .kilogramsPerCubicMetre: return ["kg m**-3", "kg/m3"].contains(u) ? .identity : nil
+    case .joulesPerKilogram: return ["J kg**-1", "J/kg"].contains(u) ? .identity : nil
     case .flag:
       return ["(Code table 4.222)", "Code table 4.222", "Numeric", "1", "(0 - 1)"].contains(u) ? .identity : nil
     case .fraction:

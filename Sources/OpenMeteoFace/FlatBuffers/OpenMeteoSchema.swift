@@ -67,6 +67,7 @@ enum OpenMeteoSchema {
     case shortwaveRadiation = 32
     case shortwaveRadiationInstant = 33
     case showers = 34
+    case snowDepth = 35
     case snowfall = 37
     case snowfallWaterEquivalent = 39
     case sunrise = 40
