@@ -88,13 +88,24 @@ let package = Package(
       dependencies: [
         "Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV", "JSONOutput",
       ]),
+    // The kit the API faces share: query parameters, coordinates, the face error and the
+    // `Face` protocol, JSON writing, the presentation columns the faces and the pictures
+    // share. Free of HTTP, of the store and of the cube format.
+    .target(name: "FaceKit", dependencies: ["Forecast", "Meteorology", "UTCTime", "JSONOutput"]),
+    // One module per API face: its parameters, documents and presentation tables. A face
+    // imports no other face, no store and no cube format (Scripts/import-graph.rules).
+    .target(name: "OpenMeteoFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
     .target(
-      name: "ForecastOutput",
-      dependencies: ["Forecast", "PointQuery", "Store", "Meteorology", "UTCTime", "Places", "Warnings", "JSONOutput"]),
+      name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Warnings"]),
+    .target(name: "OpenWeatherMapFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "Places", "UTCTime"]),
+    .target(name: "LegacyFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "UTCTime"]),
+    .target(
+      name: "NwpcubeFace",
+      dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
     .target(
       name: "Meteogram",
-      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Meteorology", "Platform", "XMLText"]),
+      dependencies: ["Forecast", "FaceKit", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
     // The one JSON writer and decimal formatter of every answer: no dependency, so that every
@@ -114,7 +125,10 @@ let package = Package(
     .target(
       name: "HTTPService",
       dependencies: [
-        "Forecast", "ForecastOutput", "PointQuery", "Store", "CubeFormat", "Meteorology", "UTCTime", "Places",
+        "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "LegacyFace", "NwpcubeFace",
+        "PointQuery",
+        "Store", "CubeFormat",
+        "Meteorology", "UTCTime", "Places",
         "Warnings", "Meteogram", "MapTiles", "FNV", "Platform",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -132,7 +146,8 @@ let package = Package(
     .executableTarget(
       name: "nwpcube",
       dependencies: [
-        "Ingest", "PointQuery", "Store", "Forecast", "ForecastOutput", "GridGeometry", "SampleRun", "UTCTime",
+        "Ingest", "PointQuery", "Store", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace",
+        "LegacyFace", "NwpcubeFace", "GridGeometry", "SampleRun", "UTCTime",
         "HTTPService", "Places", "Warnings", "Meteogram", "MapTiles", "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -169,11 +184,16 @@ let package = Package(
     .testTarget(name: "PlacesTests", dependencies: ["Places", "_TestSupport"]),
     .testTarget(
       name: "ForecastTests",
-      dependencies: ["Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "_TestSupport"]),
+      dependencies: [
+        "Forecast", "FaceKit", "OpenMeteoFace", "NwpcubeFace", "PointQuery", "Store", "Meteorology", "UTCTime",
+        "_TestSupport",
+      ]),
     .testTarget(
       name: "HTTPServiceTests",
       dependencies: [
-        "HTTPService", "Forecast", "ForecastOutput", "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
+        "HTTPService", "Forecast", "FaceKit", "OpenMeteoFace", "DarkSkyFace", "OpenWeatherMapFace", "LegacyFace",
+        "NwpcubeFace",
+        "PointQuery", "Store", "Meteorology", "UTCTime", "Ingest",
         "SampleRun", "Places", "Warnings", "Meteogram", "MapTiles", "CZlib", "Platform", "_TestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

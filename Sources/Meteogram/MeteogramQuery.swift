@@ -1,11 +1,11 @@
 import Forecast
-import ForecastOutput
 import Meteorology
 import PointQuery
 
-/// A meteogram's question — a point, its zone and units, and whole local days — read
-/// through `ForecastQuery`, the path `/v1/forecast` and `nwpcube forecast` take, so that
-/// the chart shows the numbers they print.
+/// A meteogram's question — a point, its zone and units, and whole local days — read as
+/// hourly values of whole local days from the point located once (`PointForecast.days`),
+/// the read `/v1/forecast` and `nwpcube forecast` make, so that the chart shows the numbers
+/// they print.
 public struct MeteogramQuery: Sendable {
   /// Days a meteogram may cover.
   public static let dayLimit = 1...7
@@ -41,12 +41,7 @@ public struct MeteogramQuery: Sendable {
     guard Self.dayLimit.contains(days) else {
       throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
     }
-    let query = ForecastQuery(request: request, hourly: Self.metrics, start: start, days: days)
-    let document = try query.answer(forecaster)
-    guard let series = document.hourly else {
-      // `answer` reads hourly values whenever metrics are asked for; this is not reached.
-      throw .outOfRange(parameter: "days", value: days, allowed: Self.dayLimit)
-    }
+    let series = try forecaster.point(request).days(metrics: Self.metrics, from: start, count: days)
     return MeteogramChart(request: request, series: series)
   }
 }

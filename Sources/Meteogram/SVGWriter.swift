@@ -1,4 +1,4 @@
-import ForecastOutput
+import FaceKit
 import XMLText
 
 /// SVG text written element by element: attribute values escaped, numbers with at most two

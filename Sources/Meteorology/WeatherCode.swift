@@ -1,10 +1,10 @@
-/// A WMO 4677 present-weather code, as Open-Meteo uses them, with what every client API
-/// shows for it.
+/// A WMO 4677 present-weather code, as Open-Meteo uses them.
 ///
 /// The raw value is the code itself. `classify(_:)` derives the code of one hour from the
-/// model's fields (WeatherCode+Classification.swift), `presentation` is what each client
-/// API shows for it (WeatherCode+Presentation.swift, the one table they share), and
-/// `mostSignificant(_:)` picks a day's code from its hours (WeatherCode+Significance.swift).
+/// model's fields (WeatherCode+Classification.swift) and `mostSignificant(_:)` picks a
+/// day's code from its hours (WeatherCode+Significance.swift). What an API shows for a code
+/// is the API's own: FaceKit has the descriptions and icons the faces and pictures share
+/// (`presentation`), each face its own conditions (`openWeatherMap`, `darkSky`).
 /// docs/weather-codes.md has the table, the thresholds and their sources.
 public enum WeatherCode: Int, CaseIterable, Sendable {
   case clearSky = 0

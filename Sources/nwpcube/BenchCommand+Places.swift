@@ -1,5 +1,5 @@
 import ArgumentParser
-import ForecastOutput
+import FaceKit
 import Foundation
 import Places
 import SampleRun

@@ -1,4 +1,4 @@
-import ForecastOutput
+import FaceKit
 import Foundation
 import MapTiles
 import PointQuery

@@ -1,6 +1,6 @@
 import ArgumentParser
+import FaceKit
 import Forecast
-import ForecastOutput
 import GridGeometry
 import Platform
 import PointQuery

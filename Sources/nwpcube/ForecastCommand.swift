@@ -1,7 +1,7 @@
 import ArgumentParser
 import Forecast
-import ForecastOutput
 import Meteorology
+import NwpcubeFace
 import PointQuery
 
 struct ForecastCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CubeFormat
-import ForecastOutput
+import FaceKit
 import Foundation
 import GridGeometry
 import Meteorology

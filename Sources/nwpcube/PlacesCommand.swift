@@ -1,6 +1,6 @@
 import ArgumentParser
-import ForecastOutput
 import Foundation
+import NwpcubeFace
 import Places
 
 struct PlacesCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import ForecastOutput
+import HTTPService
+import NwpcubeFace
 import PointQuery
 import Store
 import UTCTime
@@ -21,7 +22,7 @@ struct RunsCommand: ParsableCommand {
     let runs = StoreInventory.runs(in: store)
     guard !runs.isEmpty else { throw QueryError.emptyStore(store) }
     if json {
-      print(RunListing.json(runs, paths: true))
+      print(RunListing.json(runs.map(\.listed), paths: true))
       return
     }
     print("model/domain  run         first valid           last valid            steps  step   bytes       path")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ForecastOutput
+import FaceKit
 import Meteorology
 import PointQuery
 import UTCTime

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceKit
 import Meteorology
 import PointQuery
 import Store
@@ -39,10 +40,10 @@ struct LocationOptions: ParsableArguments {
   }
 
   func validate() throws {
-    guard lat.isFinite, (-90...90).contains(lat) else {
+    guard lat.isFinite, Coordinate.latitudes.contains(lat) else {
       throw ValidationError("--lat \(lat) is not a latitude in −90…90")
     }
-    guard lon.isFinite, (-180...360).contains(lon) else {
+    guard lon.isFinite, Coordinate.longitudes.contains(lon) else {
       throw ValidationError("--lon \(lon) is not a longitude in −180…360")
     }
   }

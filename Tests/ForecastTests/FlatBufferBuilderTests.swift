@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _TestSupport
 
-@testable import ForecastOutput
+@testable import OpenMeteoFace
 
 /// nwpcube's FlatBuffers encoder makes the same bytes as the Python `flatbuffers` package
 /// for the same calls, on messages shaped like Open-Meteo's `WeatherApiResponse`: every

@@ -1,8 +1,9 @@
 import CubeFormat
+import FaceKit
 import Forecast
-import ForecastOutput
 import Foundation
 import Meteorology
+import NwpcubeFace
 import PointQuery
 import Store
 import Testing

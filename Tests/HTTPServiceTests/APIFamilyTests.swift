@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import Testing
 
@@ -73,19 +74,19 @@ import Testing
   }
 
   @Test func eachShapeIsItsAPIsOwn() throws {
-    #expect(ErrorShape.nwpcube.body(status: .unauthorized, message: "m") == #"{"error":{"message":"m"}}"#)
-    #expect(ErrorShape.openMeteo.body(status: .unauthorized, message: "m") == #"{"error":true,"reason":"m"}"#)
+    #expect(APIFamily.nwpcube.errorBody(status: .unauthorized, message: "m") == #"{"error":{"message":"m"}}"#)
+    #expect(APIFamily.openMeteo.errorBody(status: .unauthorized, message: "m") == #"{"error":true,"reason":"m"}"#)
     #expect(
-      ErrorShape.openWeatherMap.body(status: .unauthorized, message: "m")
+      APIFamily.openWeatherMap.errorBody(status: .unauthorized, message: "m")
         == #"{"cod":401,"message":"Invalid API key. m"}"#)
-    #expect(ErrorShape.openWeatherMap.body(status: .tooManyRequests, message: "m") == #"{"cod":429,"message":"m"}"#)
+    #expect(APIFamily.openWeatherMap.errorBody(status: .tooManyRequests, message: "m") == #"{"cod":429,"message":"m"}"#)
     #expect(
-      ErrorShape.openWeatherMap.body(status: .notFound, message: "city not found")
+      APIFamily.openWeatherMap.errorBody(status: .notFound, message: "city not found")
         == #"{"cod":"404","message":"city not found"}"#)
-    #expect(ErrorShape.darkSky.body(status: .badRequest, message: "m") == #"{"code":400,"error":"m"}"#)
-    let quoted = ErrorShape.openMeteo.body(status: .unauthorized, message: "why \"quoted\"")
+    #expect(APIFamily.darkSky.errorBody(status: .badRequest, message: "m") == #"{"code":400,"error":"m"}"#)
+    let quoted = APIFamily.openMeteo.errorBody(status: .unauthorized, message: "why \"quoted\"")
     let object = try JSONSerialization.jsonObject(with: Data(quoted.utf8)) as? [String: Any]
     #expect(object?["reason"] as? String == "why \"quoted\"")
-    #expect(ErrorShape.openMeteo.response(status: .tooManyRequests, message: "m").status.code == 429)
+    #expect(APIFamily.openMeteo.errorResponse(status: .tooManyRequests, message: "m").status.code == 429)
   }
 }

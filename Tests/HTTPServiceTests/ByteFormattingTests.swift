@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ForecastOutput
+@testable import FaceKit
 @testable import HTTPService
 
 /// The hand-written byte formatting on every forecast request, against independent

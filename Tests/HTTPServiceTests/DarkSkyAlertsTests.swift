@@ -1,5 +1,5 @@
+import DarkSkyFace
 import Forecast
-import ForecastOutput
 import Foundation
 import Testing
 

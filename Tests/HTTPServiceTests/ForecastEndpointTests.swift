@@ -1,7 +1,7 @@
 import Forecast
-import ForecastOutput
 import Foundation
 import Meteorology
+import OpenMeteoFace
 import Testing
 import UTCTime
 import _TestSupport

@@ -1,6 +1,7 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import Foundation
+import LegacyFace
 import Meteorology
 import PointQuery
 import Testing
@@ -14,7 +15,7 @@ import _TestSupport
 /// the shapes the app expects and against the library's own answers.
 @Suite struct LegacyEndpointTests {
   static let point = "lon=-8.9341&lat=38.1294"
-  static let metricNames = LegacyRoutes.metrics.map(\.name)
+  static let metricNames = LegacyAnswers.metrics.map(\.name)
 
   static func forecaster() throws -> Forecaster { try #require(SampleService.forecaster) }
 
@@ -50,8 +51,8 @@ import _TestSupport
     let fields = try #require(LegacyParameters.dateFields(date))
     let time = try #require(
       UTC.seconds(year: fields.year, month: fields.month, day: fields.day, hour: fields.hour ?? 0))
-    let expected = try Self.forecaster().current(Self.request, metrics: LegacyRoutes.metrics, at: time)
-    for (metric, value) in zip(LegacyRoutes.metrics, expected.values) {
+    let expected = try Self.forecaster().current(Self.request, metrics: LegacyAnswers.metrics, at: time)
+    for (metric, value) in zip(LegacyAnswers.metrics, expected.values) {
       let object = try #require(response[metric.name])
       #expect(Set(object.keys) == (metric == .temp ? ["max", "min", "now"] : ["now"]), "\(metric)")
       let now = try #require(try Self.number(object["now"], "\(metric).now"), "\(metric) has no value now")
@@ -74,7 +75,7 @@ import _TestSupport
 
   @Test func prevByDateAndMetricGives24ValuesFromMidnightUTC() async throws {
     let day = try LocalDate(parsing: "2026-06-21")
-    for metric in LegacyRoutes.metrics {
+    for metric in LegacyAnswers.metrics {
       for date in ["20260621", "20260621_17"] {
         let response = try #require(
           try await Self.response("/PrevByDateAndMetric.php?\(Self.point)&metric=\(metric.name)&date=\(date)")
@@ -97,10 +98,10 @@ import _TestSupport
       try await Self.response("/MedianPrevByDays.php?\(Self.point)&date=20260620&days=\(days)") as? [[String: Any]])
     #expect(response.count == days + 1)
     let summaries = try Self.forecaster().daily(
-      Self.request, metrics: LegacyRoutes.metrics, from: try LocalDate(parsing: "2026-06-20"), days: days + 1)
+      Self.request, metrics: LegacyAnswers.metrics, from: try LocalDate(parsing: "2026-06-20"), days: days + 1)
     for (index, (day, summary)) in zip(response, summaries).enumerated() {
       #expect(Set(day.keys) == Set(Self.metricNames))
-      for metric in LegacyRoutes.metrics {
+      for metric in LegacyAnswers.metrics {
         let object = try #require(day[metric.name] as? [String: Any], "day \(index) \(metric)")
         let keys: Set<String> =
           switch metric {
@@ -135,7 +136,7 @@ import _TestSupport
 
   @Test func prevForNextHoursByMetricGivesThe24HoursFromDate() async throws {
     let start = try #require(UTC.seconds(year: 2026, month: 6, day: 21, hour: 12))
-    for metric in LegacyRoutes.metrics {
+    for metric in LegacyAnswers.metrics {
       let response = try #require(
         try await Self.response("/PrevForNextHoursByMetric.php?\(Self.point)&metric=\(metric.name)&date=20260621_12")
           as? [String: Any])

@@ -1,4 +1,7 @@
+import DarkSkyFace
+import FaceKit
 import Foundation
+import LegacyFace
 import MapTiles
 import Testing
 import _TestSupport
@@ -12,11 +15,11 @@ import _TestSupport
 @Suite struct OpenAPIRefusalTests {
   /// The error schema of each API family, as the document names it.
   static func errorSchema(_ path: String) -> String {
-    switch APIFamily(path: path)?.errors ?? .nwpcube {
-    case .nwpcube: "Error"
+    switch APIFamily(path: path) ?? .nwpcube {
     case .openMeteo: "OpenMeteoError"
     case .openWeatherMap: "OpenWeatherMapError"
     case .darkSky: "DarkSkyError"
+    default: "Error"
     }
   }
 

@@ -1,7 +1,8 @@
-import ForecastOutput
 import Foundation
+import LegacyFace
 import Meteogram
 import Meteorology
+import OpenMeteoFace
 import PointQuery
 import Testing
 import Yams

@@ -5,8 +5,9 @@ import Testing
 import UTCTime
 import _TestSupport
 
-@testable import ForecastOutput
+@testable import FaceKit
 @testable import HTTPService
+@testable import OpenMeteoFace
 
 /// `/v1/forecast` as Open-Meteo's clients see it, against a real server over the sample run
 /// (clock 2026-06-21 10:07 UTC): Open-Meteo's names give nwpcube's numbers, times are local
@@ -328,7 +329,8 @@ import _TestSupport
       let query = try QueryParameters(
         "\(Self.point)&hourly=temperature_2m&timezone=auto&start_date=\(date)&end_date=\(date)", maximumBytes: 8192)
       let parameters = try ForecastParameters(
-        query, limits: ServiceLimits(), now: SampleService.now, zoneFinder: settings.zoneFinder)
+        query, limits: (ServiceLimits().locations, ServiceLimits().days), now: SampleService.now,
+        zoneFinder: settings.zoneFinder)
       let hours = try #require(parameters.queries.first?.hours)
       #expect(hours.count == count, "\(date)")
       let texts = hours.map { hour in

@@ -3,7 +3,8 @@ import Meteorology
 import Testing
 import UTCTime
 
-@testable import ForecastOutput
+@testable import FaceKit
+@testable import OpenWeatherMapFace
 
 /// The `weather` entry every weather code gets, by day and by night, against the ranges of
 /// OpenWeatherMap's condition table (openweathermap.org/weather-conditions, CLIENTS.md §2)
@@ -74,7 +75,7 @@ import UTCTime
 
   @Test func anEntrysWeatherIsItsWindowsMostSignificant() throws {
     let weather = try Self.weather([.slightRain, .thunderstorm, .clearSky], isDay: false)
-    #expect(weather["id"] as? Int == WeatherCode.thunderstorm.presentation.openWeatherMap.id)
+    #expect(weather["id"] as? Int == WeatherCode.thunderstorm.openWeatherMap.id)
     #expect(weather["icon"] as? String == "11n")
   }
 }

@@ -1,6 +1,7 @@
 import Forecast
 import Foundation
 import Meteorology
+import OpenWeatherMapFace
 import PointQuery
 import Testing
 import UTCTime
@@ -151,7 +152,7 @@ import _TestSupport
       let code = try #require(codes.max { $0.significance < $1.significance })
       let isDay = values[.isDay]?[window.upperBound].flatMap { $0 } == 1
       let weather = try #require((entry["weather"] as? [[String: Any]])?.first)
-      let condition = code.presentation.openWeatherMap
+      let condition = code.openWeatherMap
       #expect(weather["id"] as? Int == condition.id, "entry \(index)")
       #expect(weather["main"] as? String == condition.main)
       #expect(weather["description"] as? String == condition.description)

@@ -1,7 +1,7 @@
 import Forecast
-import ForecastOutput
 import Foundation
 import Meteorology
+import NwpcubeFace
 import PointQuery
 import Store
 import Testing

@@ -1,3 +1,5 @@
+import FaceKit
+import LegacyFace
 import Testing
 
 @testable import HTTPService
@@ -16,11 +18,11 @@ import Testing
   }
 
   @Test func refusesDuplicatesMalformedEscapesAndOverlongQueries() {
-    #expect(throws: APIError.self) { try QueryParameters("lat=1&lat=2", maximumBytes: 100) }
+    #expect(throws: FaceError.self) { try QueryParameters("lat=1&lat=2", maximumBytes: 100) }
     for bad in ["lat=%ZZ", "lat=%4", "lat=%FF", "%=1", "=1"] {
-      #expect(throws: APIError.self, "\(bad)") { try QueryParameters(bad, maximumBytes: 100) }
+      #expect(throws: FaceError.self, "\(bad)") { try QueryParameters(bad, maximumBytes: 100) }
     }
-    #expect(throws: APIError.self) { try QueryParameters(String(repeating: "a", count: 101), maximumBytes: 100) }
+    #expect(throws: FaceError.self) { try QueryParameters(String(repeating: "a", count: 101), maximumBytes: 100) }
     #expect(throws: Never.self) { try QueryParameters(String(repeating: "a", count: 100), maximumBytes: 100) }
   }
 
@@ -43,7 +45,7 @@ import Testing
     #expect(throws: Never.self) {
       try QueryParameters("hourly=a&hourly=b", maximumBytes: 50, repeats: .refused(except: lists))
     }
-    #expect(throws: APIError.self) {
+    #expect(throws: FaceError.self) {
       try QueryParameters("hours=a&hours=b", maximumBytes: 50, repeats: .refused(except: lists))
     }
   }
@@ -54,7 +56,7 @@ import Testing
     #expect {
       try query.key("apikey")
     } throws: { error in
-      (error as? APIError)?.description == "apikey: given more than once; give each parameter once"
+      (error as? FaceError)?.description == "apikey: given more than once; give each parameter once"
     }
     #expect(try QueryParameters("APIKey=a", maximumBytes: 50, repeats: .lastWins()).key("apikey") == "a")
   }
@@ -66,7 +68,7 @@ import Testing
       }
     }
     for bad in ["nan", "NaN", "inf", "-infinity", "0x1p3", "1e999", "", " 1", "1,5", "91", "--1"] {
-      #expect(throws: APIError.self, "\(bad)") {
+      #expect(throws: FaceError.self, "\(bad)") {
         try QueryParameters.number(bad, name: "x", in: -90...90, expected: "")
       }
     }

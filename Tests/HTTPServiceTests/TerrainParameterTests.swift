@@ -1,7 +1,7 @@
 import CubeFormat
 import Forecast
-import ForecastOutput
 import Foundation
+import NwpcubeFace
 import PointQuery
 import Store
 import Testing

@@ -42,17 +42,10 @@ import _TestSupport
   /// Platform alone.
   static let glibc = "#if canImport(" + "Glibc)"
 
-  /// The edges the repository's rules tolerate today, so that a fake tree's only finding
-  /// is the one a test plants (an allow that matches nothing is an error of its own).
-  static let tolerated = [
-    "Meteogram/MeteogramQuery.swift": "import ForecastOutput\n",
-    "ForecastOutput/Documents.swift": "import Store\n",
-  ]
-
-  /// The script's outcome over a fake tree of `files` and the tolerated edges, with the
-  /// repository's rules.
+  /// The script's outcome over a fake tree of `files`, with the repository's rules (which
+  /// tolerate no edge: they have no `allow` line).
   static func check(planting files: [String: String]) throws -> Outcome {
-    let root = try tree(tolerated.merging(files) { $1 })
+    let root = try tree(files)
     defer { SampleFiles.remove(root) }
     return try check(sources: "\(root)/Sources")
   }
@@ -68,7 +61,7 @@ import _TestSupport
       "Forecast/Forecaster.swift": "import Meteorology\nimport PointQuery\n",
       "Store/Catalog.swift": "import CubeFormat\nimport Forecast\n",
       "Platform/Syscalls.swift": "\(Self.glibc)\n  import Glibc\n#endif\n",
-      "HTTPService/Route.swift": "import ForecastOutput\nimport Store\n",
+      "HTTPService/Route.swift": "import DarkSkyFace\nimport Store\n",
     ])
     #expect(outcome.status == 0, "\(outcome.output)")
   }
@@ -100,16 +93,16 @@ import _TestSupport
 
   @Test func aFaceImportedOutsideTheServiceAndTheCommandLineFails() throws {
     let outcome = try Self.check(planting: [
-      "Warnings/Alerts.swift": "import Meteorology\nimport ForecastOutput\n",
-      "nwpcube/Serve.swift": "import ForecastOutput\n",
-      "ForecastOutput/Face.swift": "import Forecast\nimport CubeFormat\n",
+      "Warnings/Alerts.swift": "import Meteorology\nimport DarkSkyFace\n",
+      "nwpcube/Serve.swift": "import DarkSkyFace\n",
+      "DarkSkyFace/Face.swift": "import Forecast\nimport CubeFormat\n",
       "Meteorology/Wind.swift": "import Foundation\nimport UTCTime\n",
       "UTCTime/Time.swift": "",
     ])
     #expect(outcome.status == 1)
     #expect(
-      outcome.output.contains("Sources/Warnings/Alerts.swift:2: Warnings imports ForecastOutput, which is forbidden"))
-    #expect(outcome.output.contains("Sources/ForecastOutput/Face.swift:2: ForecastOutput imports CubeFormat"))
+      outcome.output.contains("Sources/Warnings/Alerts.swift:2: Warnings imports DarkSkyFace, which is forbidden"))
+    #expect(outcome.output.contains("Sources/DarkSkyFace/Face.swift:2: DarkSkyFace imports CubeFormat"))
     // Meteorology may import Foundation, but no module of the project.
     #expect(outcome.output.contains("Sources/Meteorology/Wind.swift:2: Meteorology imports UTCTime"))
     #expect(!outcome.output.contains("Sources/nwpcube/"))
@@ -134,19 +127,39 @@ import _TestSupport
     #expect(outcome.status == 0, "\(outcome.output)")
   }
 
+  @Test func aFaceImportingAnotherFaceOrTheStoreFails() throws {
+    let outcome = try Self.check(planting: [
+      "OpenWeatherMapFace/Query.swift": "import FaceKit\nimport OpenMeteoFace\n",
+      "NwpcubeFace/Runs.swift": "import Store\n",
+      "FaceKit/Kit.swift": "import DarkSkyFace\n",
+      "OpenMeteoFace/Document.swift": "import FaceKit\n",
+    ])
+    #expect(outcome.status == 1)
+    #expect(
+      outcome.output.contains(
+        "Sources/OpenWeatherMapFace/Query.swift:2: OpenWeatherMapFace imports OpenMeteoFace, which is forbidden"))
+    #expect(outcome.output.contains("Sources/NwpcubeFace/Runs.swift:1: NwpcubeFace imports Store, which is forbidden"))
+    #expect(outcome.output.contains("Sources/FaceKit/Kit.swift:1: FaceKit imports DarkSkyFace, which is forbidden"))
+    #expect(!outcome.output.contains("Sources/OpenMeteoFace/"))
+    #expect(outcome.output.contains("3 forbidden edge"))
+  }
+
   @Test func anAllowThatMatchesNoImportFailsSoTheListOnlyShrinks() throws {
     let root = try Self.tree(["Forecast/Forecaster.swift": "import Meteorology\n"])
     defer { SampleFiles.remove(root) }
-    let outcome = try Self.check(sources: "\(root)/Sources")
+    let rules = "\(root)/rules"
+    try "forbid * -HTTPService -> Store\nallow Meteogram -> Store\n".write(
+      toFile: rules, atomically: true, encoding: .utf8)
+    let outcome = try Self.check(sources: "\(root)/Sources", rules: rules)
     #expect(outcome.status == 1)
-    #expect(outcome.output.contains("`allow Meteogram -> ForecastOutput` allows no edge any more: remove it"))
+    #expect(outcome.output.contains("`allow Meteogram -> Store` allows no edge any more: remove it"))
   }
 
   @Test func aRulesLineItCannotReadIsAnErrorNamingTheLine() throws {
     let root = try Self.tree(["Forecast/Forecaster.swift": "import Meteorology\n"])
     defer { SampleFiles.remove(root) }
     let rules = "\(root)/rules"
-    try "group faces = ForecastOutput\nforbid Forecast => Store\n".write(
+    try "group faces = DarkSkyFace\nforbid Forecast => Store\n".write(
       toFile: rules, atomically: true, encoding: .utf8)
     let outcome = try Self.check(sources: "\(root)/Sources", rules: rules)
     #expect(outcome.status == 2)

@@ -177,9 +177,3 @@ import _TestSupport
     #expect(try WarningRules(text: crlf, path: "good").rules[0].description == "Rain.")
   }
 }
-
-extension WarningRulesTests {
-  @Test func darkSkysThreeSeveritiesRankCAPsFive() {
-    #expect(CAPSeverity.allCases.map(\.darkSky) == ["warning", "warning", "watch", "advisory", "advisory"])
-  }
-}

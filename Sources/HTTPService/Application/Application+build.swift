@@ -1,4 +1,5 @@
 import CubeFormat
+import FaceKit
 import Forecast
 import Hummingbird
 import HummingbirdCore

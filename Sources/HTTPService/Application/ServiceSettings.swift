@@ -1,3 +1,4 @@
+import FaceKit
 import Forecast
 import Foundation
 import NIOCore

@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// A request the server refuses before asking the store anything: a malformed or missing
-/// parameter, a request over a limit, a path with no route.
+/// A request the service refuses for reasons of HTTP, not of an API: a form body of the
+/// wrong type or size. What a face refuses (a parameter, a query too long, a thing that
+/// does not exist) is a `FaceError`.
 struct APIError: Error, JSONErrorResponse {
   let status: HTTPResponse.Status
   /// The message, naming the parameter and what it accepts.
@@ -10,11 +11,6 @@ struct APIError: Error, JSONErrorResponse {
   init(_ status: HTTPResponse.Status, _ message: String) {
     self.status = status
     self.description = message
-  }
-
-  /// A parameter whose value is unusable: `"<name>: <problem>"`.
-  static func parameter(_ name: String, _ problem: String) -> APIError {
-    APIError(.badRequest, "\(name): \(problem)")
   }
 }
 

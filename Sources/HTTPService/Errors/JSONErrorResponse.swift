@@ -1,4 +1,3 @@
-import ForecastOutput
 import Hummingbird
 
 /// An error a client receives as a JSON body in its API family's shape (see
@@ -23,7 +22,7 @@ extension JSONErrorResponse {
 }
 
 /// The body every error response carries, in the shape of the API family its path belongs
-/// to (`APIFamily.errors`): the `/v1/` routes answer `{"error": true, "reason": "…"}` as
+/// to (`APIFamily`, whose face writes it): the `/v1/` routes answer `{"error": true, "reason": "…"}` as
 /// Open-Meteo's do, `/data/2.5/` OpenWeatherMap's `cod` and `message`, `/forecast/` Dark
 /// Sky's `code` and `error`; every other route (the legacy app's, `/healthz`, …) keeps
 /// nwpcube's `{"error": {"message": "…"}}`.
@@ -31,6 +30,6 @@ enum JSONErrorBody {
   /// The error `message` with `status`, in the shape of `path`'s API family (nwpcube's own
   /// for the probes).
   static func response(status: HTTPResponse.Status, message: String, path: String) -> Response {
-    (APIFamily(path: path)?.errors ?? .nwpcube).response(status: status, message: message)
+    (APIFamily(path: path) ?? .nwpcube).errorResponse(status: status, message: message)
   }
 }

@@ -1,4 +1,4 @@
-import ForecastOutput
+import FaceKit
 import Hummingbird
 import Logging
 import PointQuery

@@ -1,26 +1,40 @@
+import DarkSkyFace
+import FaceKit
 import HTTPTypes
+import Hummingbird
+import LegacyFace
+import NwpcubeFace
+import OpenMeteoFace
+import OpenWeatherMapFace
 
-/// An API the server speaks, as far as keys are concerned: which paths are its, how its
-/// clients pass a key, and the shape of its errors, so that a client is refused in words
-/// its library can read.
+/// The API a path belongs to, as far as keys and errors are concerned: its face, which says
+/// where the key is and how an error reads (`Face`). Which paths are whose is the service's
+/// routing, and stays here; everything else about an API is its face's.
 ///
 /// The family of a path also decides the shape of every error answered on it, including
 /// those no route sees (`JSONErrorBody`).
-enum APIFamily: Sendable, CaseIterable {
-  /// Open-Meteo's API: every path under `/v1/`, key in `apikey`.
-  case openMeteo
-  /// OpenWeatherMap's 2.5 API: every path under `/data/2.5/`, key in `appid`.
-  case openWeatherMap
-  /// Dark Sky's API: every path under `/forecast/`, key in the path,
-  /// `/forecast/{key}/{latitude},{longitude}`.
-  case darkSky
+struct APIFamily: Sendable, Equatable {
+  /// The face that says where the key is and how errors read.
+  let face: any Face.Type
+
+  /// Open-Meteo's API: every path under `/v1/`.
+  static let openMeteo = APIFamily(face: OpenMeteoAPI.self)
+  /// OpenWeatherMap's 2.5 API: every path under `/data/2.5/`.
+  static let openWeatherMap = APIFamily(face: OpenWeatherMapAPI.self)
+  /// Dark Sky's API: every path under `/forecast/`.
+  static let darkSky = APIFamily(face: DarkSkyAPI.self)
   /// The original iPhone app's four `*.php` endpoints; the app sends no key, so they can be
-  /// exempted (`--keys-exempt-legacy`); otherwise the key is in `apikey` too.
-  case legacy
+  /// exempted (`--keys-exempt-legacy`).
+  static let legacy = APIFamily(face: LegacyAPI.self)
   /// Everything else the server is asked for except the probes and the web page:
   /// `/openapi.yaml` and paths without a route (a client learns nothing, not even what is
   /// there, without a key).
-  case nwpcube
+  static let nwpcube = APIFamily(face: NwpcubeAPI.self)
+
+  /// Every family.
+  static let all = [openMeteo, openWeatherMap, darkSky, legacy, nwpcube]
+
+  static func == (a: APIFamily, b: APIFamily) -> Bool { ObjectIdentifier(a.face) == ObjectIdentifier(b.face) }
 
   /// The paths that never need a key: load balancers and Prometheus send none, and the web
   /// page's files are the same for everyone (the page passes the key of its own URL on to
@@ -32,6 +46,10 @@ enum APIFamily: Sendable, CaseIterable {
   static let legacyPaths: Set<String> = [
     LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath,
   ]
+
+  private init(face: any Face.Type) {
+    self.face = face
+  }
 
   /// The family of `path`; nil for the paths that need no key.
   init?(path: String) {
@@ -61,34 +79,24 @@ enum APIFamily: Sendable, CaseIterable {
   }
 
   /// The query parameters that carry a key in any family, whose values the log leaves out.
-  static let keyParameters: [String] = allCases.reduce(into: []) { names, family in
+  static let keyParameters: [String] = all.reduce(into: []) { names, family in
     if case .query(let name) = family.key, !names.contains(name) { names.append(name) }
   }
 
   /// Where the family's clients put the key.
-  var key: KeyLocation {
-    switch self {
-    case .openMeteo, .legacy, .nwpcube: .query("apikey")
-    case .openWeatherMap: .query("appid")
-    case .darkSky: .pathSegment(2)
-    }
-  }
+  var key: KeyLocation { face.key }
 
   /// The header in which the family's clients may send the key instead, which then wins
-  /// over the parameter: Open-Meteo's `x-api-key`; nil for the others.
-  var keyHeader: HTTPField.Name? {
-    self == .openMeteo ? openMeteoKeyHeader : nil
+  /// over the parameter (Open-Meteo's `x-api-key`); nil for the others.
+  var keyHeader: HTTPField.Name? { face.keyHeader.flatMap { HTTPField.Name($0) } }
+
+  /// The family's error body for an error of `status` saying `message`.
+  func errorBody(status: HTTPResponse.Status, message: String) -> String {
+    face.errorBody(status: status.code, message: message)
   }
 
-  /// The family's error body.
-  var errors: ErrorShape {
-    switch self {
-    case .openMeteo: .openMeteo
-    case .openWeatherMap: .openWeatherMap
-    case .darkSky: .darkSky
-    case .legacy, .nwpcube: .nwpcube
-    }
+  /// The error as a JSON response in the family's shape.
+  func errorResponse(status: HTTPResponse.Status, message: String) -> Response {
+    Responses.text(errorBody(status: status, message: message), contentType: Responses.json, status: status)
   }
 }
-
-private let openMeteoKeyHeader = HTTPField.Name("x-api-key")

@@ -1,3 +1,4 @@
+import FaceKit
 import HTTPTypes
 import Logging
 import NIOCore
@@ -96,7 +97,7 @@ final class LoadGate: Sendable {
         "method": "\(request.method)", "path": "\(APIFamily.redacting(path))", "status": "\(status.code)",
         "shed": "\(status == .tooManyRequests ? "client" : "global")",
       ])
-    let body = (APIFamily(path: path)?.errors ?? .nwpcube).body(status: status, message: message)
+    let body = (APIFamily(path: path) ?? .nwpcube).errorBody(status: status, message: message)
     let head = HTTPResponse(
       status: status,
       headerFields: [
@@ -129,7 +130,8 @@ final class LoadGate: Sendable {
   static func key(path: String, query: String?, at location: KeyLocation, maximumQueryBytes: Int) -> Substring? {
     switch location {
     case .query(let name):
-      guard let parameters = try? QueryParameters(query, maximumBytes: maximumQueryBytes, repeats: .lastWins()),
+      guard
+        let parameters = try? QueryParameters(request: query, maximumBytes: maximumQueryBytes, repeats: .lastWins()),
         let key = try? parameters.key(name)
       else { return nil }
       return Substring(key)

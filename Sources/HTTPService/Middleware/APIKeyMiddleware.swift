@@ -1,3 +1,4 @@
+import FaceKit
 import HTTPTypes
 import Hummingbird
 
@@ -30,7 +31,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let location = family.key
     let refuse = { (status: HTTPResponse.Status, message: String) in
       if routed.contains(request.uri.path) { context.coreContext.endpointPath.value = request.uri.path }
-      var response = family.errors.response(status: status, message: message)
+      var response = family.errorResponse(status: status, message: message)
       // HTTP requires a challenge on every 401 (RFC 9110, 15.5.2); it names where the key goes.
       if status == .unauthorized { response.headers[.wwwAuthenticate] = location.challenge }
       return response
@@ -49,13 +50,15 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         // A form posted to a path that takes one carries its key in the body.
         if request.method == .post, FormBody.paths.contains(request.uri.path) {
           let form = try await FormBody.read(&request, maximumBytes: ForecastRoute.maximumFormBytes)
-          value = try QueryParameters(form, maximumBytes: ForecastRoute.maximumFormBytes, repeats: .lastWins()).key(
-            name)
+          value = try QueryParameters(request: form, maximumBytes: ForecastRoute.maximumFormBytes, repeats: .lastWins())
+            .key(
+              name)
         } else {
-          value = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes, repeats: .lastWins()).key(
-            name)
+          value = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes, repeats: .lastWins())
+            .key(
+              name)
         }
-      } catch let error as APIError {
+      } catch let error as any JSONErrorResponse {
         return refuse(error.status, error.description)
       }
       guard let value else {

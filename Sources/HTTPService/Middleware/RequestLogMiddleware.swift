@@ -1,3 +1,4 @@
+import FaceKit
 import HTTPTypes
 import Hummingbird
 import Logging

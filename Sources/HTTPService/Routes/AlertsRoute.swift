@@ -1,7 +1,9 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import HTTPTypes
 import Hummingbird
+import NwpcubeFace
+import OpenMeteoFace
 import Store
 import Warnings
 
@@ -51,20 +53,16 @@ struct AlertsRoute: Sendable {
   /// The point asked for and its warnings from now.
   private func evaluate(_ request: Request) throws -> (ForecastRequest, WarningEvaluation) {
     guard let evaluator else {
-      throw APIError(
+      throw FaceError(
         .notFound,
         "this server publishes no warnings; start nwpcube serve with --alerts FILE (docs/alerts.md)")
     }
-    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+    let query = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes)
     try query.rejectUnknown(allowed: Self.parameters + ForecastParameters.passedOn, listed: Self.parameters)
     let latitudeHelp = "a latitude in decimal degrees, −90…90 (e.g. 38.1294)"
     let longitudeHelp = "a longitude in decimal degrees, east-positive, −180…360 (e.g. -8.9341)"
-    let latitude = try QueryParameters.number(
-      try query.required("latitude", expected: latitudeHelp), name: "latitude", in: -90...90, expected: latitudeHelp)
-    let longitude = try QueryParameters.number(
-      try query.required("longitude", expected: longitudeHelp), name: "longitude", in: -180...360,
-      expected: longitudeHelp)
-    let point = ForecastRequest(latitude: latitude, longitude: longitude)
+    let coordinate = try query.coordinate(expected: (latitudeHelp, longitudeHelp))
+    let point = ForecastRequest(latitude: coordinate.latitude, longitude: coordinate.longitude)
     return (point, try evaluator.evaluate(Forecaster(catalog: store.catalog).point(point), now: clock()))
   }
 

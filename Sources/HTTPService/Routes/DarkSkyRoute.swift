@@ -1,5 +1,6 @@
+import DarkSkyFace
+import FaceKit
 import Forecast
-import ForecastOutput
 import Hummingbird
 import Places
 import Store
@@ -35,12 +36,12 @@ struct DarkSkyRoute: Sendable {
   }
 
   func respond(to request: Request) throws -> Response {
-    let query = try QueryParameters(request.uri.query, maximumBytes: limits.queryBytes)
+    let query = try QueryParameters(request: request.uri.query, maximumBytes: limits.queryBytes)
     // The segment as sent, decoded here: the router's copy may or may not be.
     guard let raw = KeyLocation.segment(3, of: request.uri.path),
       let location = QueryParameters.percentDecoded(raw.utf8)
     else {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         "location", "malformed percent-encoding; give \(DarkSkyParameters.locationHelp)")
     }
     let parameters = try DarkSkyParameters(location: location, query: query)
@@ -57,7 +58,7 @@ struct DarkSkyRoute: Sendable {
       let sources = try forecaster.catalog.sources(latitude: latitude, longitude: longitude, method: .nearest)
       guard sources.source(at: instant) != nil else {
         let covers = sources.coverage.map { "\($0.name) covers \(UTC.iso8601($0.first)) to \(UTC.iso8601($0.last))" }
-        throw APIError.parameter(
+        throw FaceError.parameter(
           "time",
           "\(QueryParameters.quoted(parameters.timeText ?? "")) (\(UTC.iso8601(instant))) is outside every run "
             + "in the store; give a time inside one: \(covers.joined(separator: "; "))")

@@ -1,6 +1,7 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import Hummingbird
+import OpenMeteoFace
 import PointQuery
 import Store
 
@@ -29,13 +30,14 @@ struct ForecastRoute: Sendable {
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.path)) { request, _ in
       try respond(
-        to: QueryParameters(request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats))
+        to: QueryParameters(
+          request: request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats))
     }
     router.post(RouterPath(Self.path)) { request, _ in
       var request = request
       let form = try await FormBody.read(&request, maximumBytes: Self.maximumFormBytes)
       return try respond(
-        to: QueryParameters(form, maximumBytes: Self.maximumFormBytes, repeats: ForecastParameters.repeats))
+        to: QueryParameters(request: form, maximumBytes: Self.maximumFormBytes, repeats: ForecastParameters.repeats))
     }
   }
 
@@ -46,7 +48,8 @@ struct ForecastRoute: Sendable {
     // meanwhile waits for the next request.
     let forecaster = Forecaster(catalog: store.catalog)
     let parameters = try ForecastParameters(
-      query, limits: limits, now: now, models: query["models"] == nil ? [] : Self.modelNames(forecaster.catalog),
+      query, limits: (limits.locations, limits.days), now: now,
+      models: query["models"] == nil ? [] : Self.modelNames(forecaster.catalog),
       zoneFinder: zoneFinder)
     let several = parameters.queries.count > 1
     let answers = try zip(parameters.queries, parameters.locationIDs).map { query, id in

@@ -1,3 +1,4 @@
+import FaceKit
 import Hummingbird
 import NIOCore
 

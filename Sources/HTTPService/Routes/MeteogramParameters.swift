@@ -1,5 +1,7 @@
+import FaceKit
 import Forecast
 import Meteogram
+import OpenMeteoFace
 import PointQuery
 
 /// `/v1/meteogram.svg`'s parameters: one point, the days, the zone and units, and the
@@ -20,18 +22,14 @@ struct MeteogramParameters {
   /// `now` without one: a store of past runs has no today to draw.
   /// - Parameter zoneFinder: the zones of points, for `timezone=auto`, which is also the
   ///   default when there is one (UTC otherwise, as `/v1/forecast`).
-  /// - Throws: `APIError` naming the first parameter at fault.
-  init(_ query: QueryParameters, now: Int64, zoneFinder: ZoneFinder?) throws(APIError) {
+  /// - Throws: `FaceError` naming the first parameter at fault.
+  init(_ query: QueryParameters, now: Int64, zoneFinder: ZoneFinder?) throws(FaceError) {
     try query.rejectUnknown(allowed: Self.names + ForecastParameters.passedOn, listed: Self.names)
-    let latitude = try QueryParameters.number(
-      query.required("latitude", expected: Self.latitudeHelp), name: "latitude", in: -90...90,
-      expected: Self.latitudeHelp)
-    let longitude = try QueryParameters.number(
-      query.required("longitude", expected: Self.longitudeHelp), name: "longitude", in: -180...360,
-      expected: Self.longitudeHelp)
+    let point = try query.coordinate(expected: (Self.latitudeHelp, Self.longitudeHelp))
+    let (latitude, longitude) = (point.latitude, point.longitude)
     let days = try query.integer("days", in: MeteogramQuery.dayLimit) ?? MeteogramQuery.defaultDays
-    let units = try ForecastParameters.choice(query, "units", default: MeteogramUnits.metric)
-    format = try ForecastParameters.choice(query, "format", default: Format.svg)
+    let units = try query.choice("units", default: MeteogramUnits.metric)
+    format = try query.choice("format", default: Format.svg)
     let zone: LocalTimeZone
     if query["timezone"] == nil, let zoneFinder {
       // Local time where the point is, when the server can tell; UTC when it cannot.

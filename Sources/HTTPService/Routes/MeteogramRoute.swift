@@ -1,4 +1,5 @@
 import FNV
+import FaceKit
 import Forecast
 import Foundation
 import Hummingbird
@@ -32,7 +33,7 @@ struct MeteogramRoute: Sendable {
   }
 
   func respond(to request: Request) throws -> Response {
-    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+    let query = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes)
     let parameters = try MeteogramParameters(query, now: clock(), zoneFinder: zoneFinder)
     let svg = try parameters.query.chart(Forecaster(catalog: store.catalog)).svg()
     let tag = "\"\(parameters.format.rawValue)-\(Self.hash(Array(svg.utf8)))\""
@@ -48,7 +49,7 @@ struct MeteogramRoute: Sendable {
         (bytes, type) = (try rasterizer.png(svg), Self.pngType)
       } catch {
         // Not the client's fault, and not a crash: the server cannot draw PNG now.
-        throw APIError(.serviceUnavailable, error.description)
+        throw FaceError(.unavailable, error.description)
       }
     }
     headers[.contentType] = type

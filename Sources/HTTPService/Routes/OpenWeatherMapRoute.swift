@@ -1,6 +1,8 @@
+import FaceKit
 import Forecast
-import ForecastOutput
 import Hummingbird
+import OpenMeteoFace
+import OpenWeatherMapFace
 import Places
 import Store
 
@@ -28,7 +30,7 @@ struct OpenWeatherMapRoute: Sendable {
 
   func respond(to request: Request, forecast: Bool) throws -> Response {
     let parameters = try OpenWeatherMapParameters(
-      QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes), forecast: forecast)
+      QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes), forecast: forecast)
     let now = clock()
     let (place, latitude, longitude) = try locate(parameters.location)
     let zone = zone(of: place, latitude: latitude, longitude: longitude)
@@ -48,9 +50,9 @@ struct OpenWeatherMapRoute: Sendable {
   }
 
   /// The place named (`q`, `id`) or nearest the point, and the point to forecast for.
-  /// - Throws: `APIError` 404 "city not found" for a name or id the gazetteer lacks, or
+  /// - Throws: `FaceError` 404 "city not found" for a name or id the gazetteer lacks, or
   ///   when there is no gazetteer to look in.
-  func locate(_ location: OpenWeatherMapParameters.Location) throws(APIError) -> (Place?, Double, Double) {
+  func locate(_ location: OpenWeatherMapParameters.Location) throws(FaceError) -> (Place?, Double, Double) {
     switch location {
     case .point(let latitude, let longitude):
       return (gazetteer?.nearest(latitude: latitude, longitude: longitude), latitude, longitude)
@@ -58,23 +60,23 @@ struct OpenWeatherMapRoute: Sendable {
       let gazetteer = try namedPlaces("q")
       guard let place = gazetteer.place(named: name, countryCode: countryCode) else {
         let country = countryCode.map { " in country \($0)" } ?? ""
-        throw APIError(
+        throw FaceError(
           .notFound,
           "city not found: q names no place called \(QueryParameters.quoted(name))\(country) in the gazetteer")
       }
       return (place, place.latitude, place.longitude)
     case .id(let id):
       guard let place = try namedPlaces("id").place(id: id) else {
-        throw APIError(.notFound, "city not found: id \(id) is not a GeoNames id in the gazetteer")
+        throw FaceError(.notFound, "city not found: id \(id) is not a GeoNames id in the gazetteer")
       }
       return (place, place.latitude, place.longitude)
     }
   }
 
   /// The gazetteer, for a request that names a place by `parameter`.
-  private func namedPlaces(_ parameter: String) throws(APIError) -> Gazetteer {
+  private func namedPlaces(_ parameter: String) throws(FaceError) -> Gazetteer {
     guard let gazetteer else {
-      throw APIError(
+      throw FaceError(
         .notFound,
         "city not found: \(parameter) needs a gazetteer, and this server has none (start nwpcube serve with "
           + "--places FILE); give lat and lon instead")

@@ -1,5 +1,6 @@
-import ForecastOutput
+import FaceKit
 import Hummingbird
+import NwpcubeFace
 import Places
 
 /// `GET /v1/search`: places by name, in the shape of Open-Meteo's geocoding API, from the
@@ -27,9 +28,9 @@ struct SearchRoute: Sendable {
 
   func respond(to request: Request) -> Response {
     let started = ContinuousClock.now
-    do throws(APIError) {
+    do throws(FaceError) {
       guard let gazetteer else {
-        throw APIError(
+        throw FaceError(
           .notFound,
           "place search is not configured on this server; start nwpcube serve with --places FILE "
             + "(a GeoNames cities*.txt gazetteer)")
@@ -46,16 +47,16 @@ struct SearchRoute: Sendable {
   }
 
   /// The name and the count asked for.
-  private func parameters(_ request: Request) throws(APIError) -> (name: String, count: Int) {
-    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+  private func parameters(_ request: Request) throws(FaceError) -> (name: String, count: Int) {
+    let query = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes)
     try query.rejectUnknown(allowed: Self.parameters)
     let expected = "a place name or the start of one, at most \(Self.maximumNameBytes) bytes"
     let name = try query.required("name", expected: expected)
     guard name.contains(where: { !$0.isWhitespace }) else {
-      throw APIError.parameter("name", "only spaces; give \(expected)")
+      throw FaceError.parameter("name", "only spaces; give \(expected)")
     }
     guard name.utf8.count <= Self.maximumNameBytes else {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         "name", "\(name.utf8.count) bytes long; at most \(Self.maximumNameBytes) are accepted")
     }
     let count = try query.integer("count", in: 1...Gazetteer.maximumCount) ?? 10
@@ -63,11 +64,11 @@ struct SearchRoute: Sendable {
     if let language = query["language"],
       language.utf8.count != 2 || !language.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) })
     {
-      throw APIError.parameter(
+      throw FaceError.parameter(
         "language", "\(QueryParameters.quoted(language)) is not a two-letter language code; give one such as en")
     }
     if let format = query["format"], format != "json" {
-      throw APIError.parameter("format", "\(QueryParameters.quoted(format)) is not supported; give json")
+      throw FaceError.parameter("format", "\(QueryParameters.quoted(format)) is not supported; give json")
     }
     return (name, count)
   }

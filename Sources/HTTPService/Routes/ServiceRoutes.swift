@@ -1,6 +1,7 @@
-import ForecastOutput
+import FaceKit
 import Foundation
 import Hummingbird
+import NwpcubeFace
 import PointQuery
 import Store
 
@@ -23,7 +24,7 @@ struct ServiceRoutes: Sendable {
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.runsPath)) { _, _ in
       // The store's directory stands for "this store" in the answer; its path stays private.
-      let runs = RunListing.json(inventory.runs(in: store.path), paths: false)
+      let runs = RunListing.json(inventory.runs(in: store.path).map(\.listed), paths: false)
       return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
     }
     // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load
@@ -38,7 +39,7 @@ struct ServiceRoutes: Sendable {
     }
     router.get(RouterPath(Self.openAPIPath)) { _, _ in
       guard let openAPI else {
-        throw APIError(.notFound, "the OpenAPI document is not installed beside this nwpcube binary")
+        throw FaceError(.notFound, "the OpenAPI document is not installed beside this nwpcube binary")
       }
       return Responses.text(openAPI, contentType: Responses.yaml)
     }

@@ -1,7 +1,8 @@
-import ForecastOutput
+import FaceKit
 import Hummingbird
 import MapTiles
 import NIOCore
+import OpenMeteoFace
 import Store
 import UTCTime
 
@@ -38,15 +39,15 @@ struct TileRoutes: Sendable {
   /// `suffix` is cut from the end.
   private static func segment(
     _ index: Int, of request: Request, cutting suffix: String = ""
-  ) throws(APIError)
+  ) throws(FaceError)
     -> String
   {
     guard var raw = KeyLocation.segment(index, of: request.uri.path) else {
-      throw APIError(.notFound, "\(request.uri.path): no such path")
+      throw FaceError(.notFound, "\(request.uri.path): no such path")
     }
     if !suffix.isEmpty, raw.hasSuffix(suffix) { raw = raw.dropLast(suffix.count) }
     guard let decoded = QueryParameters.percentDecoded(raw.utf8) else {
-      throw APIError(.badRequest, "\(request.uri.path): a path segment is not valid percent-encoded UTF-8")
+      throw FaceError(.badParameter, "\(request.uri.path): a path segment is not valid percent-encoded UTF-8")
     }
     return decoded
   }
@@ -97,7 +98,7 @@ struct TileRoutes: Sendable {
   /// the run): where a moving grid is then. A moving grid adds every position it takes, with
   /// its extent and the times it is there.
   func domains(_ request: Request) throws -> Response {
-    let query = try QueryParameters(request.uri.query, maximumBytes: maximumQueryBytes)
+    let query = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes)
     try query.rejectUnknown(
       allowed: Self.domainsParameters + ForecastParameters.passedOn, listed: Self.domainsParameters)
     var time = clock()
@@ -105,7 +106,7 @@ struct TileRoutes: Sendable {
       do {
         time = try TileService.parseTime(text)
       } catch {
-        throw APIError.parameter(
+        throw FaceError.parameter(
           "time", "\(QueryParameters.quoted(text)) is not a time; give a UTC time as 2026-06-20T12:00Z")
       }
     }
@@ -141,14 +142,14 @@ struct TileRoutes: Sendable {
     ]
   }
 
-  static func httpError(_ error: TileError) -> APIError {
+  static func httpError(_ error: TileError) -> FaceError {
     switch error {
-    case .badAddress, .badTime: APIError(.badRequest, error.description)
-    case .unknownMetric, .metricNotInRuns, .timeNotCovered: APIError(.notFound, error.description)
-    case .noRuns, .damagedCube: APIError(.serviceUnavailable, error.description)
+    case .badAddress, .badTime: FaceError(.badParameter, error.description)
+    case .unknownMetric, .metricNotInRuns, .timeNotCovered: FaceError(.notFound, error.description)
+    case .noRuns, .damagedCube: FaceError(.unavailable, error.description)
     // Only running out of memory makes libpng fail on a tile: the server's trouble, and
     // passing.
-    case .encoding: APIError(.serviceUnavailable, error.description)
+    case .encoding: FaceError(.unavailable, error.description)
     }
   }
 }

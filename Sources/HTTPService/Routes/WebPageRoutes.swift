@@ -1,3 +1,4 @@
+import FaceKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -27,7 +28,7 @@ struct WebPageRoutes: Sendable {
       let name = String(request.uri.path.dropFirst(Self.assetPrefix.count))
       guard name != WebAsset.pageName, WebAsset.mediaTypes[name] != nil else {
         let names = WebAsset.mediaTypes.keys.filter { $0 != WebAsset.pageName }.sorted()
-        throw APIError(
+        throw FaceError(
           .notFound,
           "file: \(QueryParameters.quoted(name)) is not one of the page's files (\(names.joined(separator: ", ")))")
       }
@@ -37,7 +38,7 @@ struct WebPageRoutes: Sendable {
 
   func respond(_ name: String, to request: Request) throws -> Response {
     guard let asset = assets?[name] else {
-      throw APIError(.notFound, "the web page is not installed beside this nwpcube binary")
+      throw FaceError(.notFound, "the web page is not installed beside this nwpcube binary")
     }
     var headers: HTTPFields = [
       .eTag: asset.etag, .cacheControl: "no-cache", .contentType: asset.contentType,

@@ -21,7 +21,7 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
       return
     }
     // nwpcube's own shape: no path was read, so no family can be told.
-    let body = ByteBuffer(string: ErrorShape.nwpcube.body(status: .badRequest, message: Self.message(error)))
+    let body = ByteBuffer(string: APIFamily.nwpcube.errorBody(status: .badRequest, message: Self.message(error)))
     let head = HTTPResponse(
       status: .badRequest,
       headerFields: [
