@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Packs sealed bands into a version 3 cube's output, one after the other, on whichever
@@ -31,44 +32,93 @@ final class BandPacker: Sendable {
   /// Packs the sealed `words`, metric by metric, exactly as a version 2 section over the
   /// band's cells, and appends them to the output; false, with nothing written, when
   /// `words` is not sealed.
-  func pack(_ words: BandWords) -> Bool {
+  ///
+  /// With a `helper` queue (idle: the writer's own when nothing else is packed), the
+  /// metrics are packed two at a time, one on the calling thread and one on the helper,
+  /// each into a buffer of its own, and appended in metric order: the last band has no
+  /// derivation left to overlap its pack, which would otherwise leave a core idle.
+  func pack(_ words: BandWords, alongside helper: DispatchQueue? = nil) -> Bool {
     let cells = words.cells
     let steps = self.steps
-    let tileCells = BandWriter.tileCells(steps: steps)
-    var tile = [UInt16](repeating: 0, count: tileCells * steps)
-    var table = [UInt64](repeating: 0, count: cells)
+    let metrics = self.metrics
+    guard let helper, metrics > 1 else {
+      var tile = [UInt16](repeating: 0, count: BandWriter.tileCells(steps: steps) * steps)
+      var table = [UInt64](repeating: 0, count: cells)
+      let packed: Void? = words.withSealedWords { words in
+        state.withLock { packed in
+          for metric in 0..<metrics {
+            packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
+            let start = packed.output.offset
+            Self.pack(
+              metric: metric, of: words, cells: cells, steps: steps, tile: &tile, table: &table, into: &packed.output)
+            packed.subsectionOffsets.append(start)
+            packed.subsectionBytes.append(packed.output.offset - start)
+          }
+        }
+      }
+      return packed != nil
+    }
+    // Metric m is appended once m - 1 is: turns[m] is signalled then.
+    let turns = (0...metrics).map { _ in DispatchSemaphore(value: 0) }
+    turns[0].signal()
     let packed: Void? = words.withSealedWords { words in
-      state.withLock { packed in
-        for metric in 0..<metrics {
-          let rows = UnsafeBufferPointer(rebasing: words[metric * steps * cells..<(metric + 1) * steps * cells])
-          packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
-          let start = packed.output.offset
-          // The frames first: they give each payload's offset in the table, which comes first.
-          var next = cells * CubeLayout.cellEntryBytes
-          for first in stride(from: 0, to: cells, by: tileCells) {
-            let count = min(tileCells, cells - first)
-            table.withUnsafeMutableBufferPointer { table in
-              Self.frame(rows, cells: cells, steps: steps, first: first, count: count) { cell, frame in
-                table[first + cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
-                next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
-              }
-            }
+      // The words stay sealed, and so unchanged, until both workers are done.
+      nonisolated(unsafe) let words = words
+      let work: @Sendable (Int) -> Void = { worker in
+        var tile = [UInt16](repeating: 0, count: BandWriter.tileCells(steps: steps) * steps)
+        var table = [UInt64](repeating: 0, count: cells)
+        var section = SectionBytes()
+        for metric in stride(from: worker, to: metrics, by: 2) {
+          section.removeAll()
+          Self.pack(metric: metric, of: words, cells: cells, steps: steps, tile: &tile, table: &table, into: &section)
+          turns[metric].wait()
+          self.state.withLock { packed in
+            packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
+            let start = packed.output.offset
+            section.bytes.withUnsafeBytes { packed.output.append($0) }
+            packed.subsectionOffsets.append(start)
+            packed.subsectionBytes.append(packed.output.offset - start)
           }
-          packed.output.append(littleEndian: table)
-          for first in stride(from: 0, to: cells, by: tileCells) {
-            let count = min(tileCells, cells - first)
-            tile.withUnsafeMutableBufferPointer { tile in
-              Self.gather(rows, cells: cells, steps: steps, first: first, count: count, into: tile)
-              Self.append(tile, table[first..<first + count], steps: steps, to: &packed.output)
-            }
-          }
-          packed.output.withSpace(CubeLayout.sectionPadding) { _ in }
-          packed.subsectionOffsets.append(start)
-          packed.subsectionBytes.append(packed.output.offset - start)
+          turns[metric + 1].signal()
+        }
+      }
+      let helped = DispatchGroup()
+      helper.async(group: helped) { work(1) }
+      work(0)
+      helped.wait()
+    }
+    return packed != nil
+  }
+
+  /// Packs metric `metric` of the band's `words` (`[metric][step][cell]`) into `sink`: its
+  /// table of entries, its payloads and the section's padding, with the offsets counted
+  /// from the sub-section's start.
+  private static func pack<Sink: PackSink>(
+    metric: Int, of words: UnsafeBufferPointer<UInt16>, cells: Int, steps: Int, tile: inout [UInt16],
+    table: inout [UInt64], into sink: inout Sink
+  ) {
+    let tileCells = BandWriter.tileCells(steps: steps)
+    let rows = UnsafeBufferPointer(rebasing: words[metric * steps * cells..<(metric + 1) * steps * cells])
+    // The frames first: they give each payload's offset in the table, which comes first.
+    var next = cells * CubeLayout.cellEntryBytes
+    for first in stride(from: 0, to: cells, by: tileCells) {
+      let count = min(tileCells, cells - first)
+      table.withUnsafeMutableBufferPointer { table in
+        Self.frame(rows, cells: cells, steps: steps, first: first, count: count) { cell, frame in
+          table[first + cell] = UInt64(next) | UInt64(frame.reference) << 32 | UInt64(frame.width) << 48
+          next += SeriesFrame.payloadBytes(steps: steps, width: frame.width)
         }
       }
     }
-    return packed != nil
+    sink.append(littleEndian: table)
+    for first in stride(from: 0, to: cells, by: tileCells) {
+      let count = min(tileCells, cells - first)
+      tile.withUnsafeMutableBufferPointer { tile in
+        Self.gather(rows, cells: cells, steps: steps, first: first, count: count, into: tile)
+        Self.append(tile, table[first..<first + count], steps: steps, to: &sink)
+      }
+    }
+    sink.withSpace(CubeLayout.sectionPadding) { _ in }
   }
 
   /// Hands `body` the frame of each of cells `first ..< first + count` of a metric's `rows`
@@ -139,9 +189,9 @@ final class BandPacker: Sendable {
   /// Packs the gathered series of `tile`, whose table entries are `entries`, and appends
   /// their payloads: as many cells at once as fit an item of the output (`largestItem`),
   /// so that it is asked for space once for several cells rather than once a cell.
-  private static func append(
+  private static func append<Sink: PackSink>(
     _ tile: UnsafeMutableBufferPointer<UInt16>, _ entries: ArraySlice<UInt64>, steps: Int,
-    to output: inout CubeOutput
+    to output: inout Sink
   ) {
     let largest = BandWriter.largestItem(steps: steps)
     var cell = 0

@@ -196,7 +196,7 @@ final class BandWriter {
   /// `packsInBackground` from these words while the next band fills the other ones;
   /// otherwise the words are sealed to be held again (`BandWords.seal(reopening:)`), so
   /// that the next band's steps are derived while the band is packed and wait only to be
-  /// stored. The last band is packed at once.
+  /// stored. The last band is packed at once, on this thread and the background one.
   private func packBand() {
     let next = cells(ofBand: band + 1).count
     band += 1
@@ -210,7 +210,10 @@ final class BandWriter {
       return
     }
     guard next > 0 else {
-      if !packer.pack(words) { _ = refuse("band \(band - 1) could not be packed", returning: 0) }
+      // Nothing is derived any more: the background queue, idle, packs beside this thread.
+      if !packer.pack(words, alongside: packingQueue) {
+        _ = refuse("band \(band - 1) could not be packed", returning: 0)
+      }
       return
     }
     if layout.packsInBackground {

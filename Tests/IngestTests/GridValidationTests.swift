@@ -176,6 +176,13 @@ private func shortSpec(hours: Int) -> SampleRunSpec {
     expectIngestRefused(
       [spike], store: "\(directory)/store",
       startsWith: "\(spike): lat/lon: invalid grid: cell (3, 2) at latitude 0.0, longitude 0.0 is")
+    // The first grid is checked while the later files are read: a later file on another
+    // grid still leaves the refusal to the first file's spoilt grid, which comes first.
+    let elsewhere = "\(directory)/elsewhere.nc"
+    try writeSmallCF(elsewhere, lons: [10, 11, 12, 13, 14, 15], hours: [2, 3])
+    expectIngestRefused(
+      [spike, elsewhere], store: "\(directory)/store",
+      startsWith: "\(spike): lat/lon: invalid grid: cell (3, 2) at latitude 0.0, longitude 0.0 is")
 
     // A second file of the run on other longitudes.
     let first = "\(directory)/first.nc"

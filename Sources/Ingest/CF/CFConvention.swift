@@ -11,6 +11,20 @@ enum CFConvention {
   static func plans(
     _ paths: [String], map: VariableMap?, maxMemory: Int = IngestCost.defaultMaxMemory()
   ) throws(IngestError) -> [IngestPlan] {
+    // The first file's grid is checked beside the scan of the others and the plan's set-up.
+    var validation: BackgroundGridCheck?
+    do {
+      return try plans(paths, map: map, maxMemory: maxMemory, validation: &validation)
+    } catch {
+      throw validation?.preferring(error) ?? error
+    }
+  }
+
+  /// The body of `plans(_:map:maxMemory:)`, which starts the first grid's `validation` for
+  /// its caller to tell a refusal of that grid from a later error.
+  private static func plans(
+    _ paths: [String], map: VariableMap?, maxMemory: Int, validation: inout BackgroundGridCheck?
+  ) throws(IngestError) -> [IngestPlan] {
     var grid: CFGrid?
     // The first file's cell sizes, made when a file's axes first differ from its: a run
     // whose files share their axes value for value (the usual case) never needs them, and
@@ -36,12 +50,16 @@ enum CFConvention {
         let offset = try fileGrid.input.requireSame(as: grid.input, sizes: reference)
         if let offset, offset.fraction > largest?.offset.fraction ?? 0 { largest = (offset, fileGrid.input) }
       } else {
-        _ = try fileGrid.input.validated()
+        validation = BackgroundGridCheck(fileGrid.input)
         grid = fileGrid
       }
     }
     let steps = scan.steps
-    guard let grid, !steps.isEmpty else { return [] }
+    guard let grid, let validation else { return [] }
+    guard !steps.isEmpty else {
+      _ = try validation.grid()
+      return []
+    }
     let file = try NCFile.openForIngest(scan.firstPath)
     defer { file.close() }
     let stepSeconds = try TimeAxis.stepSeconds(of: steps, timeVariable: "time")
@@ -54,11 +72,9 @@ enum CFConvention {
       latitude2: Double(grid.latitudes[east]), longitude2: Double(grid.longitudes[east]))
     // MAP_PROJ 6 claims an evenly spaced latitude/longitude grid; a Gaussian or a
     // curvilinear CF grid is recorded as unknown.
-    let isLattice =
-      (try? CurvilinearGrid(
-        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes))
-      .flatMap(RegularLatLonLocator.init(grid:)) != nil
     let terrain = try terrain(file: file, grid: grid, reader: reader, first: steps[0])
+    // The checked grid is made of the same coordinates (`CFGrid.input`).
+    let isLattice = RegularLatLonLocator(grid: try validation.grid()) != nil
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
