@@ -164,6 +164,16 @@ extension GRIBGrid {
             message: handle.message, key: "orientationOfTheGridInDegrees")
         }
       }
+      // The true latitudes are latitudes: beyond the poles the spherical formulas give
+      // coordinates of no place, and ecCodes 2.28's ellipsoidal Lambert, failing to invert
+      // them, frees its arrays twice.
+      let latitudes =
+        kind == .lambertConformal
+        ? [(truelat1, "Latin1InDegrees"), (truelat2, "Latin2InDegrees")] : [(truelat1, "LaDInDegrees")]
+      for (value, key) in latitudes where !(abs(value) <= 90) {
+        throw GRIBError(
+          reason: "\(value)° is not a latitude", path: handle.path, message: handle.message, key: key)
+      }
     }
   }
 }

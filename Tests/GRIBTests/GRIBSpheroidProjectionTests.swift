@@ -19,6 +19,9 @@ import _TestSupport
   /// Its second: one byte changed, which makes LaD 567.6°. The spherical formulas do not
   /// read LaD; ecCodes' ellipsoidal Lambert takes its origin's latitude from it.
   static let latitudeOfOrigin: [(offset: Int, byte: UInt8)] = [(84, 0o41)]
+  /// A later finding: one byte changed, which makes the second true latitude 116.1° while
+  /// the first stays 46°; the spherical formulas took it, and ecCodes' iterator freed twice.
+  static let secondTrueLatitude: [(offset: Int, byte: UInt8)] = [(106, 0o6)]
   /// Its third: three bytes that make the major axis's scale factor missing and its value
   /// 4.29e9 m.
   static let majorAxis: [(offset: Int, byte: UInt8)] = [(57, 0o377), (58, 0o377), (59, 0o222)]
@@ -64,8 +67,8 @@ import _TestSupport
 
     let outcome = await #expect(processExitsWith: .success) {
       exit(
-        GRIBSpheroidProjectionTests.gridRefusal(GRIBSpheroidProjectionTests.trueLatitudes, key: "DxInMetres") {
-          $0.hasPrefix("lambert ")
+        GRIBSpheroidProjectionTests.gridRefusal(GRIBSpheroidProjectionTests.trueLatitudes, key: "Latin1InDegrees") {
+          $0.hasSuffix("is not a latitude")
         })
     }
     #expect(outcome?.exitStatus == .exitCode(0))
@@ -84,6 +87,24 @@ import _TestSupport
         GRIBSpheroidProjectionTests.gridRefusal(GRIBSpheroidProjectionTests.latitudeOfOrigin, key: "LaDInDegrees") {
           $0.hasSuffix("is not a latitude")
         })
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The same for a second true latitude beyond the pole: an error naming `Latin2InDegrees`.
+  @Test(.timeLimit(.minutes(1)))
+  func anImpossibleSecondTrueLatitudeOnASpheroidIsAnErrorNotACrash() async throws {
+    let path = try Self.mutatedFile(Self.secondTrueLatitude)
+    let keys = try ECCodesTools.keys(["Latin1InDegrees", "Latin2InDegrees"], of: path)
+    #expect(keys.first?["Latin1InDegrees"] == "46", "\(keys)")
+    #expect(keys.first?["Latin2InDegrees"] == "116.108864", "\(keys)")
+    #expect(throws: ECCodesTools.ToolFailure.self) { try ECCodesTools.run("grib_get_data", [path]) }
+
+    let outcome = await #expect(processExitsWith: .success) {
+      exit(
+        GRIBSpheroidProjectionTests.gridRefusal(
+          GRIBSpheroidProjectionTests.secondTrueLatitude, key: "Latin2InDegrees"
+        ) { $0.hasSuffix("is not a latitude") })
     }
     #expect(outcome?.exitStatus == .exitCode(0))
   }
