@@ -113,9 +113,10 @@ import _TestSupport
   }
 
   /// One byte changed in the data section of GFS's precipitation rate makes ecCodes fail
-  /// an internal assertion while decoding, which aborts its own `grib_get_data`: here the
-  /// decode is an error naming the message, the key and the assertion, and the file's
-  /// other messages still decode to their values.
+  /// an internal assertion while decoding, which aborts its own `grib_get_data`: the byte
+  /// makes a group's values reach past the data section, which the complex-packing length
+  /// check finds before ecCodes decodes, so the decode is an error naming the message, the
+  /// packing and the shortfall, and the file's other messages still decode to their values.
   @Test func anEcCodesAssertionIsAnErrorNotAnAbort() throws {
     let name = "gfs.t12z.pgrbf120.2p5deg.2t_tp_prate.grib2"
     var bytes = try Self.bytes(of: name)
@@ -132,8 +133,10 @@ import _TestSupport
 
     let file = try GRIBFile(path: path)
     let error = #expect(throws: GRIBError.self) { try file.values(of: file.messages[1]) }
-    #expect(error?.message == 2 && error?.key == "values")
-    #expect(error?.reason.hasPrefix("codes_get_double_array: the message is damaged: ecCodes assertion failed") == true)
+    #expect(error?.message == 2 && error?.key == "packingType", "\(String(describing: error))")
+    #expect(
+      error?.reason.hasPrefix("its groups' values need more than the data section's") == true,
+      "\(String(describing: error))")
     let original = try GRIBFile(path: ECCodesTools.sample(name))
     for k in [0, 2] {
       #expect(try file.values(of: file.messages[k]) == original.values(of: original.messages[k]))
@@ -245,6 +248,27 @@ import _TestSupport
       }
       try? FileManager.default.removeItem(atPath: directory)
       exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
+  /// The grib_file fuzz target's finding: a Mercator message packed by complex packing with
+  /// spatial differencing whose groups reach past its data section, where ecCodes 2.28 read
+  /// past the message (a segmentation fault). In a child process, so that a regression
+  /// kills the child and not the test run: the decode is an error naming the packing.
+  @Test(.timeLimit(.minutes(1)))
+  func complexPackedGroupsBeyondTheDataSectionAreAnErrorNotACrash() async throws {
+    let outcome = await #expect(processExitsWith: .success) {
+      let path = SampleFiles.packageRoot + "/Fuzz/Regressions/grib_file/complex-packing-groups-past-the-data-section"
+      guard let file = try? GRIBFile(path: path), let message = file.messages.first else { exit(3) }
+      do {
+        _ = try file.values(of: message)
+        exit(4)
+      } catch let error as GRIBError {
+        exit(error.key == "packingType" && error.reason.contains("the data section's") ? 0 : 5)
+      } catch {
+        exit(6)
+      }
     }
     #expect(outcome?.exitStatus == .exitCode(0))
   }
