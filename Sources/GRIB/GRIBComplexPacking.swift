@@ -50,32 +50,25 @@ enum GRIBComplexPacking {
       return "the descriptions of \(groups) groups need \(position) of the data section's \(available) bytes"
     }
     let payload = UnsafeRawBufferPointer(rebasing: data[5...])
+    // A description of 0 bits is 0: the reader takes 1…32.
+    func bits(_ bytes: UnsafeRawBufferPointer, _ bit: Int, _ width: Int) -> Int {
+      width == 0 ? 0 : Int(GRIBSimplePacking.unsignedBits(bytes, at: bit, width: width))
+    }
     var valueBits = 0
     for group in 0..<groups {
-      let width = widthReference + field(payload, bit: widthsStart * 8 + group * widthBits, width: widthBits)
+      let width = widthReference + bits(payload, widthsStart * 8 + group * widthBits, widthBits)
       let length =
         group == groups - 1
         ? lastLength
         : lengthReference + lengthIncrement
-          * field(payload, bit: lengthsStart * 8 + group * lengthBits, width: lengthBits)
-      let (bits, overflow) = width.multipliedReportingOverflow(by: length)
-      let (total, overflowSum) = valueBits.addingReportingOverflow(bits)
+          * bits(payload, lengthsStart * 8 + group * lengthBits, lengthBits)
+      let (groupBits, overflow) = width.multipliedReportingOverflow(by: length)
+      let (total, overflowSum) = valueBits.addingReportingOverflow(groupBits)
       guard !overflow, !overflowSum, total <= (available - position) * 8 else {
         return "its groups' values need more than the data section's \(available - position) bytes left"
       }
       valueBits = total
     }
     return nil
-  }
-
-  /// The unsigned integer of `width` bits (at most 32) at bit `bit` of `bytes`, most
-  /// significant first; the caller has checked that they lie within `bytes`.
-  private static func field(_ bytes: UnsafeRawBufferPointer, bit: Int, width: Int) -> Int {
-    var value = 0
-    for k in 0..<width {
-      let at = bit + k
-      value = value << 1 | Int(bytes[at / 8] >> (7 - UInt8(at % 8)) & 1)
-    }
-    return value
   }
 }

@@ -145,24 +145,28 @@ struct GRIBSimplePacking {
       return
     }
     let (s, r, d) = (binaryScale, reference, decimalScale)
-    let mask = UInt64.max >> UInt64(64 - bits)
-    let bytes = data.count
     var bit = first * bits
     for k in 0..<count {
-      let byte = bit >> 3
-      let x: UInt64
-      if byte + 8 <= bytes {
-        // Eight bytes from the value's first: its at most 32 bits after up to 7 others.
-        let word = UInt64(bigEndian: data.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
-        x = (word >> UInt64(64 - (bit & 7) - bits)) & mask
-      } else {
-        var word: UInt64 = 0
-        for b in 0..<8 { word = word << 8 | UInt64(byte + b < bytes ? data[byte + b] : 0) }
-        x = (word >> UInt64(64 - (bit & 7) - bits)) & mask
-      }
-      out[k] = (Double(x) * s + r) * d
+      out[k] = (Double(Self.unsignedBits(data, at: bit, width: bits)) * s + r) * d
       bit += bits
     }
+  }
+
+  /// The unsigned integer of `width` bits (1…32) at bit `bit` of `data`, most significant
+  /// first, as GRIB packs every coded value and group description; bytes past `data`'s
+  /// end read as 0.
+  @inline(__always)
+  static func unsignedBits(_ data: UnsafeRawBufferPointer, at bit: Int, width: Int) -> UInt64 {
+    let mask = UInt64.max >> UInt64(64 - width)
+    let byte = bit >> 3
+    if byte + 8 <= data.count {
+      // Eight bytes from the value's first: its at most 32 bits after up to 7 others.
+      let word = UInt64(bigEndian: data.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
+      return (word >> UInt64(64 - (bit & 7) - width)) & mask
+    }
+    var word: UInt64 = 0
+    for b in 0..<8 { word = word << 8 | UInt64(byte + b < data.count ? data[byte + b] : 0) }
+    return (word >> UInt64(64 - (bit & 7) - width)) & mask
   }
 }
 
