@@ -27,46 +27,33 @@ extension IngestPlan {
     let existing = metrics.firstIndex(of: .precipitationNeighbourhood)
     let derive = self.derive
     let halo = neighbourhood.haloRows
-    var plan = IngestPlan(
-      domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
-      latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
-      metrics: existing == nil ? metrics + [.precipitationNeighbourhood] : metrics, warnings: warnings,
-      terrain: terrain, levels: levels, screen: screen,
-      derive: { (index, band) throws(IngestError) in
-        // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
-        // derived too (their cells counted by the bands that own them), then dropped.
-        let wide = band.widened(by: halo)
-        var values = try derive(index, wide)
-        let percentages = values[rainSlot].withUnsafeBufferPointer {
-          neighbourhood.percentages(rain: $0, rows: wide.rows, owned: band.rows)
-        }
-        let first = (band.rows.lowerBound - wide.rows.lowerBound) * band.width
-        let kept = first..<(first + band.cells)
-        if kept != values[rainSlot].indices {
-          values = values.map { $0.isEmpty ? $0 : Array($0[kept]) }
-        }
-        if let existing { values[existing] = percentages } else { values.append(percentages) }
-        return values
-      }, motion: motion)
+    // A copy of this plan with the metric, its derivation and its halo: every other
+    // property (the model, the memory hooks, the recorded input) carries over as it is.
+    var plan = self
+    if existing == nil { plan.metrics.append(.precipitationNeighbourhood) }
     plan.haloRows = halo
-    plan.model = model
-    plan.spareMemory = spareMemory
-    plan.inputConvention = inputConvention
-    plan.stepFields = stepFields
+    plan.derive = { (index, band) throws(IngestError) in
+      // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
+      // derived too (their cells counted by the bands that own them), then dropped.
+      let wide = band.widened(by: halo)
+      var values = try derive(index, wide)
+      let percentages = values[rainSlot].withUnsafeBufferPointer {
+        neighbourhood.percentages(rain: $0, rows: wide.rows, owned: band.rows)
+      }
+      let first = (band.rows.lowerBound - wide.rows.lowerBound) * band.width
+      let kept = first..<(first + band.cells)
+      if kept != values[rainSlot].indices {
+        values = values.map { $0.isEmpty ? $0 : Array($0[kept]) }
+      }
+      if let existing { values[existing] = percentages } else { values.append(percentages) }
+      return values
+    }
     return plan
   }
 
   private func with(warning: String) -> IngestPlan {
-    var plan = IngestPlan(
-      domain: domain, steps: steps, stepSeconds: stepSeconds, runStart: runStart, width: width, height: height,
-      latitudes: latitudes, longitudes: longitudes, projection: projection, gridSpacing: gridSpacing,
-      metrics: metrics, warnings: warnings + [warning], terrain: terrain, levels: levels, screen: screen,
-      derive: derive, motion: motion)
-    plan.haloRows = haloRows
-    plan.model = model
-    plan.spareMemory = spareMemory
-    plan.inputConvention = inputConvention
-    plan.stepFields = stepFields
+    var plan = self
+    plan.warnings.append(warning)
     return plan
   }
 }

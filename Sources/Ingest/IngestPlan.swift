@@ -16,8 +16,8 @@ struct IngestPlan {
   let projection: CubeProjection
   /// Nominal grid spacing in metres; nested-domain selection prefers the smallest.
   let gridSpacing: Double
-  let metrics: [Metric]
-  let warnings: [String]
+  var metrics: [Metric]
+  var warnings: [String]
   /// The model's terrain height and land mask, nil when the input has neither; of the
   /// first position when the grid moves.
   let terrain: CubeTerrain?
@@ -30,7 +30,7 @@ struct IngestPlan {
   /// Per-cell work does not depend on the rows, so a band's values equal the whole grid's
   /// for the same cells. The publisher derives several steps at once, in no particular
   /// order, so it keeps no state between calls and may run on any thread.
-  let derive: @Sendable (_ index: Int, _ band: RowBand) throws(IngestError) -> [[Double]]
+  var derive: @Sendable (_ index: Int, _ band: RowBand) throws(IngestError) -> [[Double]]
   /// The positions of a grid that moves (a WRF moving nest) and each step's; nil for a
   /// grid that does not, which the cube stores as today.
   var motion: GridMotion? = nil
