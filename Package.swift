@@ -108,8 +108,9 @@ let package = Package(
       dependencies: ["Forecast", "FaceKit", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
-    // The one JSON writer and decimal formatter of every answer: no dependency, so that every
-    // face, CAP and the legends can share it without depending on one another.
+    // The one JSON writer and decimal formatter of every answer, and the encoder of the cold
+    // answers' Codable documents: no dependency, so that every face, CAP and the legends can
+    // share it without depending on one another.
     .target(name: "JSONOutput"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
     .target(name: "XMLText"),
