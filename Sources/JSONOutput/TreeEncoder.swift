@@ -21,24 +21,52 @@ struct TreeEncoder: Encoder {
 
   /// `value` into `node`: the values JSON has a form for are written here (a `JSONDecimal`
   /// as its rounded text, a `Double` as Swift describes it, `45.0`); any other value
-  /// encodes itself into the node.
-  static func store<Value: Encodable>(_ value: Value, in node: JSONNode, codingPath: [any CodingKey]) throws {
-    switch value {
-    case let decimal as JSONDecimal: node.setLiteral(DecimalFormat.json(decimal.value, places: decimal.places))
-    case let text as String: node.setString(text)
-    case let flag as Bool: node.setLiteral(flag ? "true" : "false")
-    case let number as Double: node.setLiteral(try finite(number, codingPath))
-    case let number as Float: node.setLiteral(try finite(Double(number), codingPath))
-    case let number as any BinaryInteger: node.setLiteral(String(describing: number))
-    default: try value.encode(to: TreeEncoder(node: node, codingPath: codingPath))
+  /// encodes itself into the node. `codingPath` is made only for an error or a value that
+  /// encodes itself: most values are strings and numbers, and a path is an array each.
+  static func store<Value: Encodable>(
+    _ value: Value, in node: JSONNode, codingPath: @autoclosure () -> [any CodingKey]
+  ) throws {
+    // Told apart by their types rather than by casts: this is called unspecialised (through
+    // `Encodable`), where each `as?` asks the runtime, and the types' equality makes the
+    // bit casts exact.
+    if Value.self == String.self {
+      node.setString(unsafeBitCast(value, to: String.self))
+    } else if Value.self == JSONDecimal.self {
+      let decimal = unsafeBitCast(value, to: JSONDecimal.self)
+      node.setLiteral(DecimalFormat.json(decimal.value, places: decimal.places))
+    } else if Value.self == Bool.self {
+      node.setLiteral(unsafeBitCast(value, to: Bool.self) ? "true" : "false")
+    } else if Value.self == Double.self {
+      node.setLiteral(try finite(unsafeBitCast(value, to: Double.self), codingPath()))
+    } else if Value.self == Float.self {
+      node.setLiteral(try finite(Double(unsafeBitCast(value, to: Float.self)), codingPath()))
+    } else if let text = integerText(value) {
+      node.setLiteral(text)
+    } else {
+      try value.encode(to: TreeEncoder(node: node, codingPath: codingPath()))
     }
   }
 
+  /// The decimal text of a value of one of the standard integer types, nil for any other.
+  private static func integerText<Value>(_ value: Value) -> String? {
+    if Value.self == Int.self { return String(unsafeBitCast(value, to: Int.self)) }
+    if Value.self == Int64.self { return String(unsafeBitCast(value, to: Int64.self)) }
+    if Value.self == Int32.self { return String(unsafeBitCast(value, to: Int32.self)) }
+    if Value.self == Int16.self { return String(unsafeBitCast(value, to: Int16.self)) }
+    if Value.self == Int8.self { return String(unsafeBitCast(value, to: Int8.self)) }
+    if Value.self == UInt.self { return String(unsafeBitCast(value, to: UInt.self)) }
+    if Value.self == UInt64.self { return String(unsafeBitCast(value, to: UInt64.self)) }
+    if Value.self == UInt32.self { return String(unsafeBitCast(value, to: UInt32.self)) }
+    if Value.self == UInt16.self { return String(unsafeBitCast(value, to: UInt16.self)) }
+    if Value.self == UInt8.self { return String(unsafeBitCast(value, to: UInt8.self)) }
+    return nil
+  }
+
   /// A finite number's text; JSON has none for NaN and the infinities.
-  private static func finite(_ number: Double, _ codingPath: [any CodingKey]) throws -> String {
+  private static func finite(_ number: Double, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
     guard number.isFinite else {
       throw EncodingError.invalidValue(
-        number, EncodingError.Context(codingPath: codingPath, debugDescription: "\(number) is not a JSON number"))
+        number, EncodingError.Context(codingPath: codingPath(), debugDescription: "\(number) is not a JSON number"))
     }
     return "\(number)"
   }
@@ -108,8 +136,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode<Value: Encodable>(_ value: Value) throws { try append(value) }
 
   private mutating func append<Value: Encodable>(_ value: Value) throws {
-    let path = codingPath + [nextKey]
-    try TreeEncoder.store(value, in: node.appendElement(), codingPath: path)
+    // The key before the element is appended, which counts it.
+    let index = count
+    try TreeEncoder.store(value, in: node.appendElement(), codingPath: codingPath + [IndexKey(intValue: index)])
   }
 
   mutating func encode(_ value: Bool) throws { try append(value) }
