@@ -82,11 +82,11 @@ let package = Package(
     .target(
       name: "Ingest",
       dependencies: ["NetCDF", "GRIB", "CubeFormat", "GridGeometry", "Meteorology", "Platform", "UTCTime"]),
-    .target(name: "Forecast", dependencies: ["PointQuery", "Store", "Meteorology", "UTCTime"]),
+    .target(name: "Forecast", dependencies: ["PointQuery", "Meteorology", "UTCTime"]),
     .target(
       name: "Warnings",
       dependencies: [
-        "Forecast", "PointQuery", "Store", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV", "JSONOutput",
+        "Forecast", "PointQuery", "GridGeometry", "Meteorology", "UTCTime", "XMLText", "FNV", "JSONOutput",
       ]),
     // The kit the API faces share: query parameters, coordinates, the face error and the
     // `Face` protocol, JSON writing, the presentation columns the faces and the pictures
@@ -94,22 +94,23 @@ let package = Package(
     .target(name: "FaceKit", dependencies: ["Forecast", "Meteorology", "UTCTime", "JSONOutput"]),
     // One module per API face: its parameters, documents and presentation tables. A face
     // imports no other face, no store and no cube format (Scripts/import-graph.rules).
-    .target(name: "OpenMeteoFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime"]),
+    .target(name: "OpenMeteoFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology"]),
     .target(
-      name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Warnings"]),
-    .target(name: "OpenWeatherMapFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "Places", "UTCTime"]),
+      name: "DarkSkyFace", dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "Warnings"]),
+    .target(name: "OpenWeatherMapFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "Places"]),
     .target(name: "LegacyFace", dependencies: ["FaceKit", "Forecast", "Meteorology", "UTCTime"]),
     .target(
       name: "NwpcubeFace",
-      dependencies: ["FaceKit", "Forecast", "PointQuery", "Meteorology", "UTCTime", "Places", "Warnings"]),
+      dependencies: ["FaceKit", "Forecast", "JSONOutput", "Meteorology", "UTCTime", "Places", "Warnings"]),
     // Pictures of forecasts drawn as SVG text (no raster library); PNG through rsvg-convert.
     .target(
       name: "Meteogram",
       dependencies: ["Forecast", "FaceKit", "PointQuery", "Meteorology", "Platform", "XMLText"]),
     .target(name: "SampleRun", dependencies: ["NetCDF", "GridGeometry"]),
     .target(name: "Places"),
-    // The one JSON writer and decimal formatter of every answer: no dependency, so that every
-    // face, CAP and the legends can share it without depending on one another.
+    // The one JSON writer and decimal formatter of every answer, and the encoder of the cold
+    // answers' Codable documents: no dependency, so that every face, CAP and the legends can
+    // share it without depending on one another.
     .target(name: "JSONOutput"),
     // Escaping for the XML nwpcube writes: CAP warnings, SVG meteograms and legends.
     .target(name: "XMLText"),
@@ -129,7 +130,7 @@ let package = Package(
         "PointQuery",
         "Store", "CubeFormat",
         "Meteorology", "UTCTime", "Places",
-        "Warnings", "Meteogram", "MapTiles", "FNV", "Platform",
+        "Warnings", "Meteogram", "MapTiles", "FNV", "JSONOutput", "Platform",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -7,7 +7,7 @@ public enum DarkSkyAPI: Face {
   public static let key = KeyLocation.pathSegment(2)
 
   /// `{"code":…,"error":"…"}`.
-  public static func errorBody(status: Int, message: String) -> String {
-    JSONText.object([("code", String(status)), ("error", JSONText.string(message))])
+  public static func errorDocument(status: Int, message: String) -> any Encodable & Sendable {
+    DarkSkyErrorDocument(code: status, error: message)
   }
 }

@@ -12,8 +12,9 @@ public protocol Face: Sendable {
   /// The header in which the face's clients may send the key instead, which then wins over
   /// `key` (lower case); nil when there is none.
   static var keyHeader: String? { get }
-  /// The JSON error body for an error of HTTP status `status` saying `message`.
-  static func errorBody(status: Int, message: String) -> String
+  /// The JSON error document for an error of HTTP status `status` saying `message`, in
+  /// the face's shape, with its keys in `encode(to:)`'s order (`OrderedJSONEncoder`).
+  static func errorDocument(status: Int, message: String) -> any Encodable & Sendable
 }
 
 extension Face {
@@ -22,7 +23,7 @@ extension Face {
 
   /// nwpcube's own error shape, `{"error":{"message":"…"}}`, which every face that has no
   /// shape of its own answers with.
-  public static func errorBody(status: Int, message: String) -> String {
-    JSONText.object([("error", JSONText.object([("message", JSONText.string(message))]))])
+  public static func errorDocument(status: Int, message: String) -> any Encodable & Sendable {
+    NwpcubeErrorDocument(message: message)
   }
 }

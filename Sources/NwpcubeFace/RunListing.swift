@@ -1,4 +1,4 @@
-import FaceKit
+import JSONOutput
 import UTCTime
 
 /// A store's runs as JSON: what `nwpcube runs --json` prints and `/v1/runs` serves.
@@ -34,27 +34,59 @@ public enum RunListing {
 
   }
 
-  /// One object per run: `model_domain`, `run`, `bytes`, then `first`, `last`, `steps` and
-  /// `step_seconds` of a readable cube or `problem` of an unreadable file. `path` is given
-  /// when `paths` is true (a local user wants it; an HTTP client has no use for the
-  /// server's file layout).
-  public static func json(_ runs: [Run], paths: Bool) -> String {
-    JSONText.array(runs.map { json($0, path: paths) })
+  /// One run as the listing writes it: `model_domain`, `run`, `bytes`, then `first`,
+  /// `last`, `steps` and `step_seconds` of a readable cube or `problem` of an unreadable
+  /// file. `path` is given when asked for (a local user wants it; an HTTP client has no use
+  /// for the server's file layout).
+  public struct Entry: Encodable, Sendable {
+    public let run: Run
+    public let showsPath: Bool
+
+    /// `run`, with its path when `showsPath`.
+    public init(_ run: Run, showsPath: Bool) {
+      self.run = run
+      self.showsPath = showsPath
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case modelDomain = "model_domain"
+      case run, path, bytes, first, last, steps
+      case stepSeconds = "step_seconds"
+      case problem
+    }
+
+    /// The members in the listing's order, which a synthesized conformance could not
+    /// give: the axis is a tuple, and either it or the problem is written.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(run.name, forKey: .modelDomain)
+      try container.encode(run.run, forKey: .run)
+      if showsPath { try container.encode(run.path, forKey: .path) }
+      try container.encode(run.bytes, forKey: .bytes)
+      if let axis = run.axis {
+        try container.encode(UTC.iso8601(axis.first), forKey: .first)
+        try container.encode(UTC.iso8601(axis.last), forKey: .last)
+        try container.encode(axis.steps, forKey: .steps)
+        try container.encode(axis.stepSeconds, forKey: .stepSeconds)
+      } else {
+        try container.encode(run.problem ?? "", forKey: .problem)
+      }
+    }
   }
 
-  private static func json(_ run: Run, path: Bool) -> String {
-    var members: [(String, String)] = [("model_domain", JSONText.string(run.name)), ("run", JSONText.string(run.run))]
-    if path { members.append(("path", JSONText.string(run.path))) }
-    members.append(("bytes", String(run.bytes)))
-    if let axis = run.axis {
-      members += [
-        ("first", JSONText.string(UTC.iso8601(axis.first))),
-        ("last", JSONText.string(UTC.iso8601(axis.last))),
-        ("steps", String(axis.steps)), ("step_seconds", String(axis.stepSeconds)),
-      ]
-    } else {
-      members.append(("problem", JSONText.string(run.problem ?? "")))
+  /// `/v1/runs`' answer, `{"runs": [...]}`, without paths.
+  public struct Document: Encodable, Sendable {
+    public let runs: [Entry]
+
+    /// The listing of `runs`, with their paths when `paths` is true.
+    public init(_ runs: [Run], paths: Bool) {
+      self.runs = runs.map { Entry($0, showsPath: paths) }
     }
-    return JSONText.object(members)
+  }
+
+  /// The runs as a JSON array of `Entry`s, what `nwpcube runs --json` prints.
+  public static func json(_ runs: [Run], paths: Bool) -> String {
+    // An entry holds strings and integers only, which always encode.
+    (try? OrderedJSONEncoder().text(Document(runs, paths: paths).runs)) ?? "[]"
   }
 }

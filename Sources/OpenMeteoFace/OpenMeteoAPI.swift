@@ -9,7 +9,7 @@ public enum OpenMeteoAPI: Face {
   public static let keyHeader: String? = "x-api-key"
 
   /// `{"error":true,"reason":"…"}`.
-  public static func errorBody(status: Int, message: String) -> String {
-    JSONText.object([("error", "true"), ("reason", JSONText.string(message))])
+  public static func errorDocument(status: Int, message: String) -> any Encodable & Sendable {
+    OpenMeteoErrorDocument(reason: message)
   }
 }

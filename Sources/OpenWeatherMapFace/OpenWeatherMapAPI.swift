@@ -9,10 +9,7 @@ public enum OpenWeatherMapAPI: Face {
   /// `{"cod":…,"message":…}`. Like OpenWeatherMap's own, `cod` is a number for a refused
   /// key (401, 429) and a string otherwise; a 401's message starts "Invalid API key." as
   /// OpenWeatherMap's does, which its clients look for.
-  public static func errorBody(status: Int, message: String) -> String {
-    JSONText.object([
-      ("cod", status == 401 || status == 429 ? String(status) : JSONText.string(String(status))),
-      ("message", JSONText.string(status == 401 ? "Invalid API key. \(message)" : message)),
-    ])
+  public static func errorDocument(status: Int, message: String) -> any Encodable & Sendable {
+    OpenWeatherMapErrorDocument(status: status, message: message)
   }
 }

@@ -52,7 +52,7 @@ struct PlacesCommand: ParsableCommand {
     let elapsed = ContinuousClock.now - started
     if json {
       let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-      print(PlaceListing.json(found, generationMilliseconds: milliseconds))
+      print(try PlaceListing.json(found, generationMilliseconds: milliseconds))
       return
     }
     guard !found.isEmpty else {

@@ -165,4 +165,46 @@ import _TestSupport
     #expect(outcome.status == 2)
     #expect(outcome.output.contains("\(rules):2: cannot read `forbid Forecast => Store`"))
   }
+
+  @Test func aForbiddenDependencyDeclaredInPackageSwiftFailsNamingItsLineThoughNothingImportsIt() throws {
+    let root = try Self.tree([
+      "Forecast/Forecaster.swift": "import Meteorology\n",
+      "Store/Catalog.swift": "import CubeFormat\n",
+      "Meteorology/Units.swift": "",
+    ])
+    defer { SampleFiles.remove(root) }
+    // The product's names (`Logging`) are another package's, not modules of this one; the
+    // commented-out edge is not declared.
+    let package = """
+      let package = Package(
+        targets: [
+          .target(name: "Meteorology"),
+          .target(name: "Store", dependencies: ["Meteorology"]),
+          // .target(name: "Forecast", dependencies: ["Store"]),
+          .target(
+            name: "Forecast",
+            dependencies: [
+              "Meteorology", .product(name: "Logging", package: "swift-log"),
+              .target(name: "Store"),
+            ]),
+        ]
+      )
+
+      """
+    try package.write(toFile: "\(root)/Package.swift", atomically: true, encoding: .utf8)
+    let outcome = try Self.check(sources: "\(root)/Sources")
+    #expect(outcome.status == 1, "\(outcome.output)")
+    #expect(
+      outcome.output.contains(
+        "Package.swift:10: Forecast depends on Store, which is forbidden (forbid Forecast -> Store)"),
+      "\(outcome.output)")
+    #expect(outcome.output.contains("1 forbidden edge"), "\(outcome.output)")
+
+    // Without the declared edge the same tree passes.
+    try package.replacingOccurrences(of: "\n        .target(name: \"Store\"),", with: "")
+      .write(toFile: "\(root)/Package.swift", atomically: true, encoding: .utf8)
+    let clean = try Self.check(sources: "\(root)/Sources")
+    #expect(clean.status == 0, "\(clean.output)")
+    #expect(clean.output.contains("2 declared dependencies"), "\(clean.output)")
+  }
 }

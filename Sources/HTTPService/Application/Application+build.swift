@@ -1,15 +1,11 @@
 import CubeFormat
-import FaceKit
-import Forecast
 import Hummingbird
 import HummingbirdCore
 import Logging
-import Meteogram
 import NIOCore
 import PointQuery
 import ServiceLifecycle
 import Store
-import Warnings
 
 /// The HTTP service over the store in `settings`: the legacy app's endpoints,
 /// `/v1/forecast`, `/v1/search`, `/v1/alerts`, `/v1/meteogram.svg`, `/v1/runs`, `/healthz`,
@@ -48,8 +44,11 @@ public func buildApplication(
   }
   let store = try ForecastStore(serving: settings.store, onScan: health.observe)
   let metrics = ServiceMetrics()
+  let routes = serviceRoutes(settings, store: store, health: health, metrics: metrics)
+  let routed = RouteTable(routing: routes).paths
   // HEAD is answered as GET is; the encoder drops the body and keeps its length.
-  let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+  // Its context's encoder writes the cold answers (`NwpcubeRequestContext`).
+  let router = Router(context: NwpcubeRequestContext.self, options: .autoGenerateHeadEndpoints)
   // Outermost first: the log and the metrics see the status the error middleware chose.
   router.add(middleware: RequestLogMiddleware())
   router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
@@ -62,53 +61,18 @@ public func buildApplication(
   metrics.startLoadMetrics(limiter.limits)
   let gate = LoadGate(
     limiter: limiter, keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics,
-    routed: Set(routedPaths), maximumQueryBytes: settings.limits.queryBytes, logger: logger)
+    routed: routed, maximumQueryBytes: settings.limits.queryBytes, logger: logger)
   // Inside the log and the metrics, which see its refusals; outside the error middleware, so
   // that it counts each key's requests by the status they got.
   router.add(
     middleware: APIKeyMiddleware(
-      keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics, routed: Set(routedPaths),
+      keys: keys, exemptLegacy: settings.keys?.exemptLegacy ?? false, metrics: metrics, routed: routed,
       maximumQueryBytes: settings.limits.queryBytes))
   router.add(middleware: JSONErrorMiddleware())
-  router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
-  LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
-  ForecastRoute(
-    store: store, limits: settings.limits, clock: settings.clock,
-    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
-  )
-  .register(on: router)
-  let warnings = settings.alerts.map(WarningEvaluator.init(rules:))
-  DarkSkyRoute(
-    store: store, limits: settings.limits, clock: settings.clock,
-    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places,
-    warnings: warnings,
-    outlooks: settings.darkSkyOutlooks > 0
-      ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil
-  )
-  .register(on: router)
-  SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
-  OpenWeatherMapRoute(
-    store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
-    gazetteer: settings.places, zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
-  )
-  .register(on: router)
-  AlertsRoute(
-    store: store, evaluator: warnings,
-    sender: settings.alertsSender,
-    clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes
-  )
-  .register(on: router)
-  MeteogramRoute(
-    store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
-    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
-    rasterizer: SVGRasterizer(path: settings.rsvgConvert)
-  )
-  .register(on: router)
-  ServiceRoutes(store: store, health: health, metrics: metrics, openAPI: ServiceRoutes.loadOpenAPI())
-    .register(on: router)
-  WebPageRoutes(assets: WebAsset.load(from: BundledResources.directory.appendingPathComponent("web")))
-    .register(on: router)
-  TileRoutes(store: store, clock: settings.clock, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  router.add(middleware: MethodMiddleware(routed: routed))
+  for group in routes { group.register(on: router) }
+  // The paths handed to the middlewares and the gate are those the router now holds.
+  assert(RouteTable(router).paths == routed, "the routes registered differ from those the middlewares were given")
   var services: [any Service] = [StoreRefreshService(store: store)]
   if settings.verifyBytesPerSecond > 0 {
     services.append(
@@ -132,12 +96,3 @@ public func buildApplication(
     health: health, period: settings.drainPeriod, endsOnSecondSignal: settings.secondSignalEndsDrain, logger: logger)
   return ServiceGroup(configuration: ServiceGroupConfiguration(services: [application, drain], logger: logger))
 }
-
-/// Every path the application routes: the OpenAPI document must describe exactly these.
-let routedPaths = [
-  LegacyRoutes.quickPath, LegacyRoutes.dayPath, LegacyRoutes.daysPath, LegacyRoutes.nextHoursPath, ForecastRoute.path,
-  SearchRoute.path, AlertsRoute.path, AlertsRoute.capPath, DarkSkyRoute.path, OpenWeatherMapRoute.forecastPath,
-  OpenWeatherMapRoute.weatherPath, ServiceRoutes.runsPath, ServiceRoutes.healthPath, ServiceRoutes.metricsPath,
-  ServiceRoutes.openAPIPath, WebPageRoutes.pagePath, WebPageRoutes.assetPath, MeteogramRoute.path,
-  TileRoutes.tilePath, TileRoutes.legendPath, TileRoutes.domainsPath,
-]

@@ -17,7 +17,7 @@ extension JSONErrorResponse {
 
   /// The error as a response: its status and its message.
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    JSONErrorBody.response(status: status, message: message, path: request.uri.path)
+    try JSONErrorBody.response(status: status, message: message, request: request, context: context)
   }
 }
 
@@ -27,9 +27,12 @@ extension JSONErrorResponse {
 /// Sky's `code` and `error`; every other route (the legacy app's, `/healthz`, …) keeps
 /// nwpcube's `{"error": {"message": "…"}}`.
 enum JSONErrorBody {
-  /// The error `message` with `status`, in the shape of `path`'s API family (nwpcube's own
-  /// for the probes).
-  static func response(status: HTTPResponse.Status, message: String, path: String) -> Response {
-    (APIFamily(path: path) ?? .nwpcube).errorResponse(status: status, message: message)
+  /// The error `message` with `status`, in the shape of the API family of `request`'s path
+  /// (nwpcube's own for the probes), through the context's encoder.
+  static func response(
+    status: HTTPResponse.Status, message: String, request: Request, context: some RequestContext
+  ) throws -> Response {
+    try (APIFamily(path: request.uri.path) ?? .nwpcube).errorResponse(
+      status: status, message: message, request: request, context: context)
   }
 }

@@ -1,4 +1,3 @@
-import FaceKit
 import Hummingbird
 import Logging
 import PointQuery
@@ -67,15 +66,10 @@ final class ServiceHealth: Sendable {
     return catalog.cubes.isEmpty ? .unavailable : catalog.problems.isEmpty ? .ready : .degraded
   }
 
-  /// `/healthz`'s answer for `catalog`: `{"status", "cubes", "problems"}`, and with status 503
-  /// (unavailable or draining) a `reason` saying why the replica is not ready.
-  func response(for catalog: RunCatalog) -> Response {
+  /// `/healthz`'s answer for `catalog` (`HealthDocument`), with status 503 when the replica
+  /// is not ready (unavailable or draining).
+  func response(for catalog: RunCatalog) -> EditedResponse<HealthDocument> {
     let status = status(of: catalog)
-    var fields = [
-      ("status", JSONText.string(status.rawValue)),
-      ("cubes", String(catalog.cubes.count)),
-      ("problems", JSONText.array(catalog.problems.map { JSONText.string(relative($0)) })),
-    ]
     let reason: String? =
       switch status {
       case .ready, .degraded: nil
@@ -84,9 +78,9 @@ final class ServiceHealth: Sendable {
         catalog.problems.isEmpty
           ? "the store holds no run yet" : "no cube of the store can be opened; problems names each"
       }
-    if let reason { fields.append(("reason", JSONText.string(reason))) }
-    return Responses.text(
-      JSONText.object(fields), contentType: Responses.json, status: reason == nil ? .ok : .serviceUnavailable)
+    let document = HealthDocument(
+      status: status.rawValue, cubes: catalog.cubes.count, problems: catalog.problems.map(relative), reason: reason)
+    return EditedResponse(status: reason == nil ? .ok : .serviceUnavailable, response: document)
   }
 
   /// A problem line with the store's directory taken off its path.

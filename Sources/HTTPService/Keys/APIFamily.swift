@@ -2,6 +2,7 @@ import DarkSkyFace
 import FaceKit
 import HTTPTypes
 import Hummingbird
+import JSONOutput
 import LegacyFace
 import NwpcubeFace
 import OpenMeteoFace
@@ -90,12 +91,30 @@ struct APIFamily: Sendable, Equatable {
   /// over the parameter (Open-Meteo's `x-api-key`); nil for the others.
   var keyHeader: HTTPField.Name? { face.keyHeader.flatMap { HTTPField.Name($0) } }
 
-  /// The family's error body for an error of `status` saying `message`.
-  func errorBody(status: HTTPResponse.Status, message: String) -> String {
-    face.errorBody(status: status.code, message: message)
+  /// The family's error document for an error of `status` saying `message`.
+  func errorDocument(status: HTTPResponse.Status, message: String) -> ColdAnswer {
+    ColdAnswer(face.errorDocument(status: status.code, message: message))
   }
 
-  /// The error as a JSON response in the family's shape.
+  /// The family's error body, for the handlers that answer before the router (the load
+  /// gate, the malformed-request handler) and so have no request context.
+  func errorBody(status: HTTPResponse.Status, message: String) -> String {
+    // An error document holds strings and integers only, which always encode.
+    (try? OrderedJSONEncoder().text(errorDocument(status: status, message: message)))
+      ?? #"{"error":{"message":"internal error; the server log has the cause"}}"#
+  }
+
+  /// The error as a JSON response in the family's shape, through the request context's
+  /// encoder as every `ResponseEncodable` answer is.
+  func errorResponse(
+    status: HTTPResponse.Status, message: String, request: Request, context: some RequestContext
+  ) throws -> Response {
+    try EditedResponse(status: status, response: errorDocument(status: status, message: message))
+      .response(from: request, context: context)
+  }
+
+  /// The error as a JSON response in the family's shape, for a caller without the request
+  /// at hand.
   func errorResponse(status: HTTPResponse.Status, message: String) -> Response {
     Responses.text(errorBody(status: status, message: message), contentType: Responses.json, status: status)
   }

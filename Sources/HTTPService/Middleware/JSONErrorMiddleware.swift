@@ -14,7 +14,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as any JSONErrorResponse {
-      return JSONErrorBody.response(status: error.status, message: error.message, path: request.uri.path)
+      return try JSONErrorBody.response(
+        status: error.status, message: error.message, request: request, context: context)
     } catch let error as any HTTPResponseError {
       let message =
         error.status == .notFound
@@ -22,11 +23,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         ? "no route for \(request.method) \(APIFamily.redacting(request.uri.path)); "
           + "the API is described at \(ServiceRoutes.openAPIPath)"
         : error.status.reasonPhrase
-      return JSONErrorBody.response(status: error.status, message: message, path: request.uri.path)
+      return try JSONErrorBody.response(status: error.status, message: message, request: request, context: context)
     } catch {
       context.logger.error("request failed", metadata: ["error": "\(error)"])
-      return JSONErrorBody.response(
-        status: .internalServerError, message: "internal error; the server log has the cause", path: request.uri.path)
+      return try JSONErrorBody.response(
+        status: .internalServerError, message: "internal error; the server log has the cause", request: request,
+        context: context)
     }
   }
 }

@@ -32,12 +32,12 @@ struct MethodMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     // Counted under its route rather than as NotFound: the path is one of the few routed.
     context.coreContext.endpointPath.value = route
-    var response = JSONErrorBody.response(
+    var response = try JSONErrorBody.response(
       status: .methodNotAllowed,
       // Redacted: Dark Sky's path carries a key, which no answer may echo.
       message: "method \(request.method) is not allowed on \(APIFamily.redacting(request.uri.path)); use "
         + (postable ? "GET, HEAD or POST" : "GET or HEAD"),
-      path: request.uri.path)
+      request: request, context: context)
     response.headers[.allow] = postable ? Self.allowed + ", POST" : Self.allowed
     return response
   }

@@ -7,7 +7,7 @@ import Places
 /// gazetteer the server was started with (`nwpcube serve --places FILE`).
 ///
 /// Errors are Open-Meteo's, `{"error": true, "reason": "…"}`, since its clients read them
-/// that way. Without a gazetteer the route answers 404: the server does not offer search
+/// that way (as every path under `/v1/` answers them). Without a gazetteer the route answers 404: the server does not offer search
 /// and will not until it is restarted with one, so a 503 (which says "try again later")
 /// would send clients and load balancers retrying for nothing.
 struct SearchRoute: Sendable {
@@ -23,27 +23,24 @@ struct SearchRoute: Sendable {
   let maximumQueryBytes: Int
 
   func register(on router: Router<some RequestContext>) {
-    router.get(RouterPath(Self.path)) { request, _ in respond(to: request) }
+    router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
   }
 
-  func respond(to request: Request) -> Response {
+  /// The places `request` asks for; its errors are answered in Open-Meteo's shape as every
+  /// error under `/v1/` is (`JSONErrorMiddleware`).
+  func respond(to request: Request) throws(FaceError) -> ColdAnswer {
     let started = ContinuousClock.now
-    do throws(FaceError) {
-      guard let gazetteer else {
-        throw FaceError(
-          .notFound,
-          "place search is not configured on this server; start nwpcube serve with --places FILE "
-            + "(a GeoNames cities*.txt gazetteer)")
-      }
-      let (name, count) = try parameters(request)
-      let places = gazetteer.search(name, count: count)
-      let elapsed = ContinuousClock.now - started
-      let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-      return Responses.text(
-        PlaceListing.json(places, generationMilliseconds: milliseconds), contentType: Responses.json)
-    } catch {
-      return Self.errorResponse(status: error.status, reason: error.message)
+    guard let gazetteer else {
+      throw FaceError(
+        .notFound,
+        "place search is not configured on this server; start nwpcube serve with --places FILE "
+          + "(a GeoNames cities*.txt gazetteer)")
     }
+    let (name, count) = try parameters(request)
+    let places = gazetteer.search(name, count: count)
+    let elapsed = ContinuousClock.now - started
+    let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+    return ColdAnswer(PlaceListing.Document(places, generationMilliseconds: milliseconds))
   }
 
   /// The name and the count asked for.
@@ -71,12 +68,5 @@ struct SearchRoute: Sendable {
       throw FaceError.parameter("format", "\(QueryParameters.quoted(format)) is not supported; give json")
     }
     return (name, count)
-  }
-
-  /// Open-Meteo's error body, `{"error":true,"reason":"…"}`, with `status`.
-  static func errorResponse(status: HTTPResponse.Status, reason: String) -> Response {
-    Responses.text(
-      JSONText.object([("error", "true"), ("reason", JSONText.string(reason))]), contentType: Responses.json,
-      status: status)
   }
 }

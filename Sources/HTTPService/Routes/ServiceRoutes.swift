@@ -24,8 +24,7 @@ struct ServiceRoutes: Sendable {
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.runsPath)) { _, _ in
       // The store's directory stands for "this store" in the answer; its path stays private.
-      let runs = RunListing.json(inventory.runs(in: store.path).map(\.listed), paths: false)
-      return Responses.text(JSONText.object([("runs", runs)]), contentType: Responses.json)
+      ColdAnswer(RunListing.Document(inventory.runs(in: store.path).map(\.listed), paths: false))
     }
     // Readiness: whether any cube can answer (see `ServiceHealth`). Kept cheap, since load
     // balancers poll it and the load test measures the forecast routes against it: it loads

@@ -97,7 +97,7 @@ struct TileRoutes: Sendable {
   /// Each domain's extent (its newest run's) at `time` (default now; either is clamped into
   /// the run): where a moving grid is then. A moving grid adds every position it takes, with
   /// its extent and the times it is there.
-  func domains(_ request: Request) throws -> Response {
+  func domains(_ request: Request) throws -> DomainsDocument {
     let query = try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes)
     try query.rejectUnknown(
       allowed: Self.domainsParameters + ForecastParameters.passedOn, listed: Self.domainsParameters)
@@ -111,35 +111,25 @@ struct TileRoutes: Sendable {
       }
     }
     var seen: Set<String> = []
-    var items: [String] = []
+    var domains: [DomainsDocument.Domain] = []
     // Newest run first: the first cube of each domain is its newest run's.
     for cube in store.catalog.cubes where seen.insert(cube.name).inserted {
       let step = cube.step(holding: time)
-      var fields = [("model_domain", JSONText.string(cube.name))]
-      fields += Self.extent(DomainBounds(cube, position: cube.position(ofStep: step)))
+      var domain = DomainsDocument.Domain(
+        modelDomain: cube.name, extent: .init(DomainBounds(cube, position: cube.position(ofStep: step))))
       if cube.isMoving {
-        fields.append(("time", JSONText.string(UTC.iso8601(cube.time(ofStep: step)))))
+        domain.time = UTC.iso8601(cube.time(ofStep: step))
         var times = [[String]](repeating: [], count: cube.positionCount)
         for step in 0..<cube.stepCount {
-          times[cube.position(ofStep: step)].append(JSONText.string(UTC.iso8601(cube.time(ofStep: step))))
+          times[cube.position(ofStep: step)].append(UTC.iso8601(cube.time(ofStep: step)))
         }
-        let positions = times.indices.map { position in
-          JSONText.object(
-            Self.extent(DomainBounds(cube, position: position)) + [("times", JSONText.array(times[position]))])
+        domain.positions = times.indices.map { position in
+          DomainsDocument.Position(extent: .init(DomainBounds(cube, position: position)), times: times[position])
         }
-        fields.append(("positions", JSONText.array(positions)))
       }
-      items.append(JSONText.object(fields))
+      domains.append(domain)
     }
-    return Responses.text(JSONText.object([("domains", JSONText.array(items))]), contentType: Responses.json)
-  }
-
-  /// An extent's four fields, to 4 decimals (11 m).
-  private static func extent(_ bounds: DomainBounds) -> [(String, String)] {
-    [
-      ("south", JSONText.number(bounds.south, decimals: 4)), ("west", JSONText.number(bounds.west, decimals: 4)),
-      ("north", JSONText.number(bounds.north, decimals: 4)), ("east", JSONText.number(bounds.east, decimals: 4)),
-    ]
+    return DomainsDocument(domains: domains)
   }
 
   static func httpError(_ error: TileError) -> FaceError {
