@@ -233,10 +233,12 @@ public struct IngestCost: Sendable, Equatable {
   /// The prediction in one line, exact byte counts included so that a script can compare
   /// them: `predicted peak memory 136.2 MiB (142800000 bytes), disk 8.1 KiB (8300 bytes)
   /// for 10×8 cells, …, in 1 band of 128 cells, 2 steps at once` (and `, each band packed
-  /// while the next is derived` when a band is packed in the background).
+  /// while the next is derived` when a band is packed in the background, and `, 128 fields
+  /// decoded whole kept for the later bands` when a GRIB run keeps some).
   public var summary: String {
     "predicted peak memory \(Self.text(memory)) (\(Self.whole(memory)) bytes), disk \(Self.text(disk)) (\(Self.whole(disk)) bytes) for \(dimensions), in \(bands == 1 ? "1 band" : "\(bands) bands") of \(bandCells) cells, \(concurrentSteps) \(concurrentSteps == 1 ? "step" : "steps") at once"
       + (packsInBackground ? ", each band packed while the next is derived" : "")
+      + (keptFields > 0 ? ", \(keptFields) fields decoded whole kept for the later bands" : "")
   }
 
   /// `w×h cells, s steps, l levels, m metrics`, as messages name the dimensions.
