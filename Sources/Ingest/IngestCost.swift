@@ -38,8 +38,9 @@ public struct IngestCost: Sendable, Equatable {
   /// one band and the budget allows.
   public let packsInBackground: Bool
   /// Fields decoded whole that the plan keeps for the bands after the first (a GRIB run's
-  /// complex-packed messages), and the bytes they take: part of `memory`.
+  /// complex-packed messages).
   public let keptFields: Int
+  /// The bytes the kept fields take: part of `memory`.
   public let keptBytes: Double
   /// Peak resident memory of the plan, bytes, at most.
   public let memory: Double
