@@ -104,4 +104,13 @@ extension GRIBFile {
     let scale = message.edition == 2 ? sections(of: message)?[5].flatMap(GRIBSimplePacking.scale(of:)) : nil
     return GRIBDecodedField(values: values, scale: scale)
   }
+
+  /// The bytes `decodedField(of:)` keeps for `message` when its integers fit 16 bits as its
+  /// bits per value say (section 5's octet 20, the same place in every template that has
+  /// one), 32 bits for wider ones, and its doubles when the message tells nothing.
+  public func compactByteCount(of message: GRIBMessage) -> Int {
+    let representation = message.edition == 2 ? sections(of: message)?[5] : nil
+    let bits = representation.flatMap { $0.count > 19 ? Int($0[19]) : nil }
+    return message.numberOfDataPoints * (bits.map { $0 <= 16 ? 2 : 4 } ?? 8)
+  }
 }

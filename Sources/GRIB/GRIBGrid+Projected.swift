@@ -7,40 +7,20 @@ extension GRIBGrid {
   /// On a sphere, `MapProjection` (WRF's formulas, anchored on the first point) computes
   /// them: its sphere is WRF's 6370 km, and every constant of its mappings scales as the
   /// radius over the spacing, so the file's sphere is honoured exactly by handing it the
-  /// spacing scaled by 6370 km over the file's radius. On a spheroid the formulas would be
-  /// off by up to a few kilometres, so ecCodes' iterator (which has the ellipsoidal ones)
-  /// gives the coordinates instead.
+  /// spacing scaled by 6370 km over the file's radius. On a spheroid the spherical formulas
+  /// would be off by up to a few kilometres: Lambert and Mercator grids there are placed by
+  /// Snyder's ellipsoidal formulas.
   static func projected(
     _ handle: GRIBHandle, gridType: String, width: Int, height: Int, scanning: Scanning, earth: GRIBEarth
   ) throws(GRIBError) -> Coordinates {
     let parameters = try ProjectionParameters(handle, gridType: gridType)
-    guard case .sphere(let radius) = earth else {
-      // ecCodes' iterator is asked only for parameters that describe a projection: when it
-      // cannot invert one (ecCodes 2.28, a Lambert grid whose true latitudes lie beyond the
-      // poles) it frees its arrays twice, and grib_get_data itself dies of it. The same
-      // projection on the sphere of the major axis is the check.
-      if case .spheroid(let major, let minor) = earth {
-        // The earth's axes, within 100 km of WGS 84's: with its scale factor missing, ecCodes
-        // reads a major axis's scaled value as metres (4.29e9 m), and its iterator fails on it.
-        guard (6_278_137...6_478_137).contains(major), (6_256_752...6_456_752).contains(minor), minor <= major
-        else {
-          throw GRIBError(
-            reason: "\(major) m × \(minor) m are not the earth's semi-axes", path: handle.path,
-            message: handle.message, key: "earthMajorAxisInMetres")
-        }
-        _ = try spherical(handle, gridType: gridType, parameters: parameters, radius: major)
-        // ecCodes' ellipsoidal Lambert also takes its origin's latitude from LaD, which the
-        // spherical one does not read.
-        if gridType == "lambert", let lad = try handle.optionalDouble("LaDInDegrees"), !(abs(lad) <= 90) {
-          throw GRIBError(
-            reason: "LaD \(lad)° is not a latitude", path: handle.path, message: handle.message, key: "LaDInDegrees")
-        }
-      }
-      var coordinates = try iterated(handle, count: width * height)
-      // Winds relative to the grid still turn by the projection's angle: the spheroid
-      // changes where the cells lie, not the grid's orientation to within a few metres.
-      coordinates.frame = parameters.frame(spacing: parameters.dx)
-      return coordinates
+    let radius: Double
+    switch earth {
+    case .sphere(let sphere): radius = sphere
+    case .spheroid(let major, let minor):
+      return try onSpheroid(
+        handle, gridType: gridType, parameters: parameters, axes: (major, minor), width: width, height: height,
+        scanning: scanning)
     }
     let projection = try spherical(handle, gridType: gridType, parameters: parameters, radius: radius)
     // Grid coordinates count cells east and north; a grid that scans the other way counts back.
@@ -60,6 +40,113 @@ extension GRIBGrid {
     return Coordinates(
       latitudes: latitudes, longitudes: longitudes, projection: countsLikeProjection ? projection : nil,
       frame: parameters.frame(spacing: parameters.dx * MapProjection.earthRadius / radius))
+  }
+
+  /// Coordinates of a projected grid on the spheroid `axes`, by Snyder's ellipsoidal
+  /// formulas (`SpheroidalLambertConformal`, `SpheroidalMercator`). ecCodes' iterators are
+  /// never called for them: ecCodes 2.28's Lambert and Mercator ones free their arrays
+  /// twice when their iterative inverse fails to converge, and its polar stereographic one
+  /// has no spheroid (such a grid is refused).
+  private static func onSpheroid(
+    _ handle: GRIBHandle, gridType: String, parameters: ProjectionParameters, axes: (major: Double, minor: Double),
+    width: Int, height: Int, scanning: Scanning
+  ) throws(GRIBError) -> Coordinates {
+    let (major, minor) = axes
+    // The earth's axes, within 100 km of WGS 84's: with its scale factor missing, ecCodes
+    // reads a major axis's scaled value as metres (4.29e9 m).
+    guard (6_278_137...6_478_137).contains(major), (6_256_752...6_456_752).contains(minor), minor <= major
+    else {
+      throw GRIBError(
+        reason: "\(major) m × \(minor) m are not the earth's semi-axes", path: handle.path,
+        message: handle.message, key: "earthMajorAxisInMetres")
+    }
+    func fail(_ reason: String, key: String) -> GRIBError {
+      GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
+    }
+    let plane: Plane
+    do {
+      switch gridType {
+      case "lambert":
+        // LaD does not move the cells (they are anchored on the first point), but a file
+        // whose LaD is no latitude describes no projection.
+        if let lad = try handle.optionalDouble("LaDInDegrees"), !(abs(lad) <= 90) {
+          throw fail("LaD \(lad)° is not a latitude", key: "LaDInDegrees")
+        }
+        let conic = try SpheroidalLambertConformal(
+          major: major, minor: minor, truelat1: parameters.truelat1, truelat2: parameters.truelat2,
+          standardLongitude: parameters.standardLongitude)
+        plane = Plane(
+          forward: conic.project, inverse: conic.unproject,
+          nowhere: "the cone's apex (a pole) or beyond its cut, where the Lambert projection places no point")
+      case "mercator":
+        let mercator = try SpheroidalMercator(
+          major: major, minor: minor, trueLatitude: parameters.truelat1, standardLongitude: 0)
+        plane = Plane(forward: mercator.project, inverse: mercator.unproject, nowhere: "beyond a pole")
+      default:
+        throw fail(
+          "polar_stereographic on an oblate earth is not supported: ecCodes has no formulas for it to check nwpcube's against",
+          key: "shapeOfTheEarth")
+      }
+    } catch let error as GRIBError {
+      throw error
+    } catch {
+      throw fail("\(gridType) on a spheroid: \(error)", key: parameters.trueLatitudeKey)
+    }
+    // The same projection on the sphere of the major axis checks the spacing and the first point.
+    _ = try spherical(handle, gridType: gridType, parameters: parameters, radius: major)
+    var coordinates = try stepped(
+      handle, plane: plane, parameters: parameters, width: width, height: height, scanning: scanning)
+    // Winds relative to the grid still turn by the projection's angle: the spheroid
+    // changes where the cells lie, not the grid's orientation to within a few metres.
+    coordinates.frame = parameters.frame(spacing: parameters.dx)
+    return coordinates
+  }
+
+  /// A projection on a spheroid, as plane coordinates in metres both ways, and what lies
+  /// where `inverse` gives nothing, for messages.
+  private struct Plane {
+    var forward: (_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double)?
+    var inverse: (_ x: Double, _ y: Double) -> (latitude: Double, longitude: Double)?
+    var nowhere: String
+  }
+
+  /// A grid's coordinates on `plane`: the first point projected, the others stepped from
+  /// it by the spacings in the scanning directions and projected back, as ecCodes'
+  /// iterators place them. A cell with no place is an error naming the grid's size and
+  /// the cell.
+  private static func stepped(
+    _ handle: GRIBHandle, plane: Plane, parameters: ProjectionParameters, width: Int, height: Int,
+    scanning: Scanning
+  ) throws(GRIBError) -> Coordinates {
+    func fail(_ reason: String, key: String) -> GRIBError {
+      GRIBError(reason: reason, path: handle.path, message: handle.message, key: key)
+    }
+    let first = (
+      latitude: try handle.double("latitudeOfFirstGridPointInDegrees"),
+      longitude: try handle.double("longitudeOfFirstGridPointInDegrees")
+    )
+    guard let origin = plane.forward(first.latitude, first.longitude) else {
+      throw fail(
+        "the first point \(first.latitude), \(first.longitude) lies at infinity on the projection",
+        key: "latitudeOfFirstGridPointInDegrees")
+    }
+    let stepX = scanning.iNegative ? -parameters.dx : parameters.dx
+    let stepY = scanning.jPositive ? parameters.dy : -parameters.dy
+    var latitudes = [Float](repeating: 0, count: width * height)
+    var longitudes = [Float](repeating: 0, count: width * height)
+    for j in 0..<height {
+      let y = origin.y + stepY * Double(j)
+      for i in 0..<width {
+        guard let point = plane.inverse(origin.x + stepX * Double(i), y) else {
+          throw fail(
+            "the grid of \(width) × \(height) points reaches, at column \(i), row \(j), \(plane.nowhere)",
+            key: "Nx/Ny")
+        }
+        latitudes[j * width + i] = Float(point.latitude)
+        longitudes[j * width + i] = Float(point.longitude)
+      }
+    }
+    return Coordinates(latitudes: latitudes, longitudes: longitudes, projection: nil)
   }
 
   /// The projection `parameters` describe on a sphere of `radius` metres, anchored on the
@@ -91,26 +178,6 @@ extension GRIBGrid {
     }
   }
 
-  /// ecCodes' own coordinates (its `latitudes` and `longitudes` keys), for a grid whose
-  /// earth is a spheroid; the count was checked against `GRIBLimits` and is checked
-  /// against what ecCodes will give before it writes.
-  private static func iterated(_ handle: GRIBHandle, count: Int) throws(GRIBError) -> Coordinates {
-    var result = Coordinates(latitudes: [], longitudes: [], projection: nil)
-    var buffer = [Double](repeating: 0, count: count)
-    for key in ["latitudes", "longitudes"] {
-      let size = try handle.size(key)
-      guard size == count else {
-        throw GRIBError(
-          reason: "ecCodes gives \(size) coordinates for \(count) points", path: handle.path, message: handle.message,
-          key: key)
-      }
-      try buffer.withUnsafeMutableBufferPointer { pointer throws(GRIBError) in try handle.doubles(key, into: pointer) }
-      let values = buffer.map { Float($0 > 180 ? $0 - 360 : $0) }
-      if key == "latitudes" { result.latitudes = values } else { result.longitudes = values }
-    }
-    return result
-  }
-
   /// A projected grid's parameters in `MapProjection`'s terms.
   private struct ProjectionParameters {
     var kind: MapProjection.Kind
@@ -120,6 +187,10 @@ extension GRIBGrid {
     var dx: Double
     var dy: Double
     var spacingKey: String
+    /// The key of the first true latitude.
+    var trueLatitudeKey: String {
+      kind == .lambertConformal ? "Latin1InDegrees" : "LaDInDegrees"
+    }
 
     /// The frame these parameters describe, with `spacing` as the grid spacing.
     func frame(spacing: Double) -> Frame {

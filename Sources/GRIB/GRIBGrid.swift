@@ -17,9 +17,9 @@ import GridGeometry
 /// grid keys, not taken from ecCodes' iterator: the first and last points and the count
 /// (an increment's rounding in the file does not accumulate), Gaussian latitudes as the
 /// roots of the Legendre polynomial, the rotation of a rotated grid, and the projection
-/// on the file's sphere for Lambert, polar stereographic and Mercator grids. A projected
-/// grid on an oblate earth takes ecCodes' coordinates (its iterator handles the spheroid),
-/// and no projection.
+/// on the file's sphere for Lambert, polar stereographic and Mercator grids, and on the
+/// file's spheroid (Snyder's ellipsoidal formulas) for Lambert and Mercator grids on an
+/// oblate earth, which get no projection.
 public struct GRIBGrid: Sendable {
   /// `gridType`, as ecCodes names it.
   public let gridType: String

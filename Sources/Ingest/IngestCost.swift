@@ -37,6 +37,11 @@ public struct IngestCost: Sendable, Equatable {
   /// second band's words (`CubeWriter.Layout.packsInBackground`): when there is more than
   /// one band and the budget allows.
   public let packsInBackground: Bool
+  /// Fields decoded whole that the plan keeps for the bands after the first (a GRIB run's
+  /// complex-packed messages).
+  public let keptFields: Int
+  /// The bytes the kept fields take: part of `memory`.
+  public let keptBytes: Double
   /// Peak resident memory of the plan, bytes, at most.
   public let memory: Double
   /// Store disk space, bytes, at most.
@@ -71,17 +76,25 @@ public struct IngestCost: Sendable, Equatable {
   /// that cannot be read by rows (a GRIB message is decoded whole: `gribFieldsDecoded`).
   /// `stepFields` band-sized fields a step holds over its rows besides its 3-D fields
   /// (`wrfStepFields` unless the plan knows what it reads: a GRIB step's quantities).
+  /// `neighbourhood` the bytes the precipitation neighbourhood holds, when it is known
+  /// (`PrecipitationNeighbourhood.heldBytes`), else its bound for any grid of the size.
+  /// `wholeFields` the fields decoded whole (`count` of `bytes` each, kept compact) that a
+  /// band after the first would decode again unless they are kept: the plan picks, among
+  /// the band sizes that fit with the most steps at once, the one that decodes fewest
+  /// fields, keeping as many as its room holds.
   /// Computed in floating point so that no declared dimension, however large, can overflow it.
   public init(
     width: Int, height: Int, steps: Int, levels: Int, metrics: Int, positions: Int = 1, terrain: Bool = false,
     haloRows: Int = 0, budget: Int = IngestCost.defaultBudget, chunked: Bool = true, wholeFieldReads: Int = 0,
-    stepFields: Int = IngestCost.wrfStepFields
+    stepFields: Int = IngestCost.wrfStepFields, neighbourhood: Double? = nil,
+    wholeFields: (count: Int, bytes: Double) = (0, 0)
   ) {
     (self.width, self.height, self.steps, self.levels, self.metrics) = (width, height, steps, levels, metrics)
     (self.positions, self.haloRows, self.budget) = (positions, haloRows, budget)
     let (cells, s, m) = (Double(width) * Double(height), Double(steps), Double(metrics))
     let fixed = Self.fixed(
-      cells: cells, steps: s, levels: Double(levels), positions: positions, chunked: chunked)
+      cells: cells, steps: s, levels: Double(levels), positions: positions, chunked: chunked,
+      neighbourhood: neighbourhood ?? PrecipitationNeighbourhood.bytes(cells: cells))
     // The largest band a cube can hold in `maximumBands` bands is the smallest band.
     let whole = Self.powerOfTwo(atLeast: cells)
     let smallest = Self.powerOfTwo(atLeast: (cells / Double(Self.maximumBands)).rounded(.up))
@@ -90,42 +103,55 @@ public struct IngestCost: Sendable, Equatable {
       Self.band(
         cells: bandCells, width: Double(width), height: Double(height), halo: Double(haloRows), steps: s,
         levels: Double(levels), metrics: m, batch: batch, packsInBackground: background,
-        wholeFields: Double(wholeFieldReads), stepFields: Double(stepFields))
+        wholeFields: Double(wholeFieldReads), stepFields: Double(stepFields),
+        counting: neighbourhood == nil ? 0 : PrecipitationNeighbourhood.countingBytesPerCell)
     }
     // As large a band as fits with a step per core, packed in the background when that
     // fits too; failing that, one step at a time; and failing that, the smallest band
-    // (refused by `require`).
-    var chosen: (cells: Double, batch: Double, background: Bool)?
+    // (refused by `require`). Among the bands that fit with the most steps at once, the
+    // one whose later bands decode fewest fields again, the larger at a tie.
+    func decodes(_ bandCells: Double, room: Double) -> (decodes: Double, kept: Double) {
+      let bands = (cells / bandCells).rounded(.up)
+      guard bands > 1, wholeFields.count > 0, wholeFields.bytes > 0 else { return (0, 0) }
+      let kept = Swift.min(Double(wholeFields.count), (room / wholeFields.bytes).rounded(.down))
+      return (Double(wholeFields.count) * bands - kept * (bands - 1), kept)
+    }
+    var chosen: (cells: Double, batch: Double, background: Bool, decodes: Double, kept: Double)?
     for batch in Set([cores, 1]).sorted(by: >) where chosen == nil {
       var candidate = whole
-      while candidate >= smallest, chosen == nil {
+      while candidate >= smallest {
         // One band has no next band to pack beside.
-        for background in candidate < cells ? [true, false] : [false] where chosen == nil {
-          if fixed + band(candidate, batch, background) <= Double(budget) { chosen = (candidate, batch, background) }
+        for background in candidate < cells ? [true, false] : [false] {
+          let cost = fixed + band(candidate, batch, background)
+          guard cost <= Double(budget) else { continue }
+          let (count, kept) = decodes(candidate, room: Double(budget) - cost)
+          if count < chosen?.decodes ?? .infinity { chosen = (candidate, batch, background, count, kept) }
         }
         candidate /= 2
       }
     }
-    let plan = chosen ?? (smallest, 1, false)
+    let plan = chosen ?? (smallest, 1, false, 0, 0)
     bandCells = plan.cells >= 9e18 ? Int.max : Int(plan.cells)
     bands = cells == 0 ? 1 : Int(Swift.min((cells / plan.cells).rounded(.up), 9e18))
     concurrentSteps = Int(plan.batch)
     packsInBackground = plan.background
-    memory = fixed + band(plan.cells, plan.batch, plan.background)
+    keptFields = Int(plan.kept)
+    keptBytes = plan.kept * wholeFields.bytes
+    memory = fixed + band(plan.cells, plan.batch, plan.background) + keptBytes
     disk = Self.disk(
       cells: cells, steps: s, metrics: m, positions: positions, terrain: terrain, bands: Double(bands))
   }
 
   /// What does not depend on the band: the process, the geometry, the neighbourhood and
   /// HDF5's chunk caches.
-  private static func fixed(cells: Double, steps s: Double, levels l: Double, positions: Int, chunked: Bool) -> Double {
+  private static func fixed(
+    cells: Double, steps s: Double, levels l: Double, positions: Int, chunked: Bool, neighbourhood: Double
+  ) -> Double {
     // The coordinates read as doubles and kept as floats, the terrain, the grid checks;
     // a further position keeps its first and most common coordinates, cell sizes and
     // terrain while the positions are decided (40 bytes a cell).
     let extraPositions = Double(Swift.max(positions, 1) - 1)
     let geometry = cells * 64 + extraPositions * cells * 40
-    // `PrecipitationNeighbourhood`: its set-up and a band's counts, linear in the cells.
-    let neighbourhood = PrecipitationNeighbourhood.bytes(cells: cells)
     // Every open NetCDF-4 file (up to `OpenInputs`' 256, one a step at most) keeps a
     // cache per variable read; no cache holds more than the data read from it.
     let openFiles = Swift.min(s, 256)
@@ -139,7 +165,7 @@ public struct IngestCost: Sendable, Equatable {
   /// in the background) and packing, and `batch` steps derived at once over the band's rows.
   private static func band(
     cells: Double, width: Double, height: Double, halo: Double, steps s: Double, levels l: Double, metrics m: Double,
-    batch: Double, packsInBackground: Bool, wholeFields: Double, stepFields: Double
+    batch: Double, packsInBackground: Bool, wholeFields: Double, stepFields: Double, counting: Double
   ) -> Double {
     // The writer's own account (`CubeWriter.bandBytes`), in floating point: per cell, step
     // and metric, found from one cell so that no band, however large, overflows it.
@@ -158,7 +184,10 @@ public struct IngestCost: Sendable, Equatable {
     // and cloud per level), its derived values twice over (the values, and the
     // derivation's intermediate arrays) and the neighbourhood's percentages.
     // Inputs decoded whole (GRIB) hold whole grids, whatever the band.
-    let perStep = rows * width * 8 * (stepFields + 10 * l + 2 * m + 1) + wholeFields * width * height * 8
+    // A neighbourhood whose held bytes are known counts each step over the band's rows
+    // (`counting` bytes a cell); the bound for any grid counts that among its fixed bytes.
+    let perStep =
+      rows * width * (8 * (stepFields + 10 * l + 2 * m + 1) + counting) + wholeFields * width * height * 8
     return writer + batch * perStep
   }
 
@@ -205,10 +234,12 @@ public struct IngestCost: Sendable, Equatable {
   /// The prediction in one line, exact byte counts included so that a script can compare
   /// them: `predicted peak memory 136.2 MiB (142800000 bytes), disk 8.1 KiB (8300 bytes)
   /// for 10×8 cells, …, in 1 band of 128 cells, 2 steps at once` (and `, each band packed
-  /// while the next is derived` when a band is packed in the background).
+  /// while the next is derived` when a band is packed in the background, and `, 128 fields
+  /// decoded whole kept for the later bands` when a GRIB run keeps some).
   public var summary: String {
     "predicted peak memory \(Self.text(memory)) (\(Self.whole(memory)) bytes), disk \(Self.text(disk)) (\(Self.whole(disk)) bytes) for \(dimensions), in \(bands == 1 ? "1 band" : "\(bands) bands") of \(bandCells) cells, \(concurrentSteps) \(concurrentSteps == 1 ? "step" : "steps") at once"
       + (packsInBackground ? ", each band packed while the next is derived" : "")
+      + (keptFields > 0 ? ", \(keptFields) fields decoded whole kept for the later bands" : "")
   }
 
   /// `w×h cells, s steps, l levels, m metrics`, as messages name the dimensions.

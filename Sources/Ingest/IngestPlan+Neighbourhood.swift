@@ -32,6 +32,7 @@ extension IngestPlan {
     var plan = self
     if existing == nil { plan.metrics.append(.precipitationNeighbourhood) }
     plan.haloRows = halo
+    plan.neighbourhoodBytes = neighbourhood.heldBytes
     plan.derive = { (index, band) throws(IngestError) in
       // The band's rows' neighbourhoods reach `halo` rows beyond them: those rows are
       // derived too (their cells counted by the bands that own them), then dropped.

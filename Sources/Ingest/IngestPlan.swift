@@ -51,6 +51,12 @@ struct IngestPlan {
   /// plans them: `IngestCost.wrfStepFields` unless the convention knows what it reads
   /// (GRIB: its quantities).
   var stepFields = IngestCost.wrfStepFields
+  /// The bytes the precipitation neighbourhood holds, when they are known
+  /// (`PrecipitationNeighbourhood.heldBytes`); nil for `IngestCost`'s bound.
+  var neighbourhoodBytes: Double? = nil
+  /// Fields the convention decodes whole, which a band after the first decodes again
+  /// unless they are kept (`spareMemory`): how many, and the bytes each takes kept.
+  var wholeFields: (count: Int, bytes: Double) = (0, 0)
 }
 
 extension IngestPlan {

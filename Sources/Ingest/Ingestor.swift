@@ -126,9 +126,13 @@ public enum Ingestor {
         metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
         haloRows: plan.haloRows, budget: maxMemory,
         chunked: IngestCost.isChunked(plan.steps[0].path),
-        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0, stepFields: plan.stepFields)
+        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0, stepFields: plan.stepFields,
+        neighbourhood: plan.neighbourhoodBytes, wholeFields: plan.wholeFields)
       try cost.require(store: options.store, path: plan.steps[0].path)
-      if cost.bands > 1 { plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory))) }
+      // The fields the plan keeps, and whatever else the budget leaves.
+      if cost.bands > 1 {
+        plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory + cost.keptBytes)))
+      }
       costs.append(cost)
       warnings += plan.warnings
       if let warning = geometry.warning { warnings.append(warning) }

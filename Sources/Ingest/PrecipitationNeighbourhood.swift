@@ -112,6 +112,21 @@ struct PrecipitationNeighbourhood {
   /// cells' packed prefix counts (8), sums (8), value (8) and amount (8).
   static func bytes(cells: Double) -> Double { cells * 160 }
 
+  /// What one step's count holds for each cell of the rows it counts: the packed prefix
+  /// counts, the percentages and the row sums (at most 8 bytes each), and the amounts.
+  static let countingBytesPerCell = 32.0
+
+  /// The bytes this neighbourhood keeps once set up, when its set-up held nothing larger
+  /// than them (a regular latitude/longitude grid's needs neither unit vectors nor lattice
+  /// boxes): its segments and each row's reach and array header. Nil for any other grid,
+  /// whose set-up `bytes(cells:)` bounds. The counting of a step is not included
+  /// (`countingBytesPerCell` for each cell of the rows it counts).
+  var heldBytes: Double? {
+    guard counting == .regular, let segments else { return nil }
+    let segmentBytes = Double(segments.reduce(0) { $0 + $1.count } * MemoryLayout<Segment>.stride)
+    return segmentBytes + Double(height) * 64
+  }
+
   /// Why a grid gets no neighbourhood.
   struct Refusal: Error {
     let reason: String

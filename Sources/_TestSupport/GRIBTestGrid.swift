@@ -152,6 +152,39 @@ public struct GRIBTestGrid: Sendable {
     return grid
   }
 
+  /// The same grid on the earth GRIB2 code table 3.2's `shape` describes (2 IAU 1965,
+  /// 4 GRS 80, 5 WGS 84, 9 Airy 1830 …), or, for shape 7, on the spheroid of semi-axes
+  /// `axes` in metres.
+  public func onEarth(shape: Int, axes: (major: Int, minor: Int)? = nil) -> GRIBTestGrid {
+    var earth: [(String, GRIBKeyValue)] = [("shapeOfTheEarth", .integer(shape))]
+    if let axes {
+      earth += [
+        ("scaleFactorOfMajorAxisOfOblateSpheroidEarth", .integer(0)),
+        ("scaledValueOfMajorAxisOfOblateSpheroidEarth", .integer(axes.major)),
+        ("scaleFactorOfMinorAxisOfOblateSpheroidEarth", .integer(0)),
+        ("scaledValueOfMinorAxisOfOblateSpheroidEarth", .integer(axes.minor)),
+      ]
+    }
+    var grid = GRIBTestGrid(
+      sample: sample, keys: keys.flatMap { $0.0 == "shapeOfTheEarth" ? earth : [$0] }, width: width, height: height)
+    grid.gridRelativeWinds = gridRelativeWinds
+    return grid
+  }
+
+  /// The same grid with `key` set to `value` (added after the others when it has none).
+  public func with(_ key: String, _ value: GRIBKeyValue) -> GRIBTestGrid {
+    var grid = self
+    if let index = keys.firstIndex(where: { $0.0 == key }) {
+      var changed = keys
+      changed[index].1 = value
+      grid = GRIBTestGrid(sample: sample, keys: changed, width: width, height: height)
+    } else {
+      grid = GRIBTestGrid(sample: sample, keys: keys + [(key, value)], width: width, height: height)
+    }
+    grid.gridRelativeWinds = gridRelativeWinds
+    return grid
+  }
+
   /// A longitude in 0…360, as the projected templates store it (unsigned).
   static func positive(_ longitude: Double) -> Double { longitude < 0 ? longitude + 360 : longitude }
 }

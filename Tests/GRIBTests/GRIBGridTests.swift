@@ -84,7 +84,7 @@ import _TestSupport
   }
 
   /// Polar stereographic and Mercator grids that scan west to east and south to north get
-  /// their projection; a spheroid's Lambert grid gets none (ecCodes' coordinates only).
+  /// their projection; a spheroid's Lambert grid gets none (its coordinates only).
   @Test func projectionsComeWithGridsThatCountLikeThem() throws {
     for (name, kind) in [("ngm.grb", MapProjection.Kind.polarStereographic), ("dspr.temp.msg1.rows.grib2", .mercator)] {
       let file = try GRIBFile(path: ECCodesTools.sample(name))

@@ -3,10 +3,11 @@ import GRIB
 import Testing
 import _TestSupport
 
-/// A projected grid on a spheroid takes its coordinates from ecCodes' iterator, which
-/// (ecCodes 2.28) frees its arrays twice when it cannot invert the projection: ecCodes' own
-/// `grib_get_data` dies of a segmentation fault on such a message. The reader must refuse
-/// the parameters before the iterator sees them.
+/// The fuzzer's findings on ZAMG's oblate Lambert sample: parameters on which ecCodes 2.28's
+/// ellipsoidal iterator frees its arrays twice (its own `grib_get_data` dies of a
+/// segmentation fault on each). The reader places oblate grids with its own formulas and
+/// never calls that iterator; it must still refuse these parameters by name, since they
+/// describe no projection.
 @Suite struct GRIBSpheroidProjectionTests {
   /// The grib_file fuzz target's finding: ZAMG's oblate Lambert sample with 24 bytes
   /// changed (offset, new byte), which make its true latitudes 1734° and 1936° and LoV 3420°.
@@ -55,9 +56,8 @@ import _TestSupport
   }
 
   /// In a child process, so that a regression kills the child and not the test run: the
-  /// grid is an error naming the message and the spacing key, and ecCodes' iterator is
-  /// never reached. ecCodes' own tool crashes on the same file, which shows the input
-  /// reaches the bug.
+  /// grid is an error naming the message and the key. ecCodes' own tool crashes on the
+  /// same file, which shows the input reaches its bug.
   @Test(.timeLimit(.minutes(1)))
   func impossibleTrueLatitudesOnASpheroidAreAnErrorNotACrash() async throws {
     let path = try Self.mutatedFile(Self.trueLatitudes)

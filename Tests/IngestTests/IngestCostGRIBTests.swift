@@ -47,11 +47,12 @@ import _TestSupport
     // of `stepFields` fields per step, below WRF's.
     let report = try Ingestor.run(paths, options: .init(store: "\(directory)/store", convention: .grib))
     let cost = try #require(report.costs.first)
+    let neighbourhood = plan.addingPrecipitationNeighbourhood().neighbourhoodBytes
     func predicted(_ fields: Int) -> Double {
       IngestCost(
         width: cost.width, height: cost.height, steps: cost.steps, levels: cost.levels, metrics: cost.metrics,
         haloRows: cost.haloRows, budget: cost.budget, chunked: false, wholeFieldReads: IngestCost.gribFieldsDecoded,
-        stepFields: fields
+        stepFields: fields, neighbourhood: neighbourhood
       ).memory
     }
     #expect(cost.memory == predicted(plan.stepFields))
@@ -64,5 +65,34 @@ import _TestSupport
     #expect(wrf.stepFields == 48)
     let cf = try #require(try CFConvention.plans([SampleFiles.grid("cf/gfs_1deg_subset.nc")], map: nil).first)
     #expect(cf.stepFields == 48)
+  }
+
+  /// GFS's 0.25° grid, 16 steps of 8 complex-packed fields (128 messages of 2,076,480
+  /// bytes kept as 16-bit integers), at the default 512 MiB: the plan picks bands whose
+  /// later bands decode fewer messages again than the largest band that fits would, and
+  /// the fields it keeps fit in what the budget leaves beside the rest of its prediction.
+  @Test func aPlanWithFieldsDecodedWholeChoosesBandsThatDecodeThemFewerTimes() {
+    let (count, bytes) = (128, 2_076_480.0)
+    func plan(_ whole: (count: Int, bytes: Double)) -> IngestCost {
+      IngestCost(
+        width: 1440, height: 721, steps: 16, levels: 0, metrics: 12, haloRows: 1, chunked: false,
+        wholeFieldReads: IngestCost.gribFieldsDecoded, stepFields: 10, neighbourhood: 100_000, wholeFields: whole)
+    }
+    // The decodes of a plan that keeps `kept` fields: every field by the first band, the
+    // others by every band.
+    func decodes(_ cost: IngestCost, kept: Int) -> Int { count + (count - kept) * (cost.bands - 1) }
+    let without = plan((0, 0))
+    let keptBefore = Int((Double(without.budget) - without.memory) / bytes)
+    let with = plan((count, bytes))
+    #expect(with.fits && without.fits)
+    #expect(with.bands > 1 && with.keptFields > 0 && with.keptBytes == Double(with.keptFields) * bytes)
+    #expect(Double(with.budget) - (with.memory - with.keptBytes) >= with.keptBytes)
+    #expect(
+      decodes(with, kept: with.keptFields) < decodes(without, kept: min(count, keptBefore)),
+      "\(with.summary) against \(without.summary)")
+    #expect(with.summary.hasSuffix(", \(with.keptFields) fields decoded whole kept for the later bands"))
+    #expect(!without.summary.contains("kept"))
+    // Nothing decoded whole: the plan is the one without the term.
+    #expect(plan((0, bytes)) == without)
   }
 }

@@ -92,6 +92,7 @@ enum GRIBConvention {
     plan.model = model(centre: inventory.centre)
     plan.spareMemory = { [fields = reader.fields] in fields.allow($0) }
     plan.stepFields = GRIBStepReader.fieldsHeld(quantities: recipes.count)
+    plan.wholeFields = GRIBDecodedFields.wholeFields(in: recipes)
     return [plan]
   }
 

@@ -24,6 +24,21 @@ final class GRIBDecodedFields: Sendable {
 
   private let state = Mutex(State())
 
+  /// The messages `recipes` read that are decoded whole, and the most bytes one of them
+  /// takes kept (`GRIBFile.compactByteCount`): what a plan reserves room for.
+  static func wholeFields(in recipes: [String: [GRIBRecipe]]) -> (count: Int, bytes: Double) {
+    var seen = Set<Key>()
+    var largest = 0
+    for case .sum(let terms) in recipes.values.joined() {
+      for term in terms where !term.field.file.decodesPointRanges(term.field.message) {
+        let (file, message) = (term.field.file, term.field.message)
+        guard seen.insert(Key(path: file.path, message: message.number)).inserted else { continue }
+        largest = Swift.max(largest, file.compactByteCount(of: message))
+      }
+    }
+    return (seen.count, Double(largest))
+  }
+
   /// Lets the kept fields take up to `bytes` (0, the default: keep none, as for a run
   /// written in one band, which reads each field once anyway).
   func allow(_ bytes: Int) {
