@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 import Synchronization
 
 /// The words of one band held in memory, `[metric][step][cell of the band]`, which several
@@ -50,7 +51,7 @@ package final class BandWords: @unchecked Sendable {
     self.steps = steps
     self.metrics = metrics
     capacity = bandCells * steps * metrics.count
-    base = .allocate(capacity: Swift.max(capacity, 1))
+    base = Self.allocateWords(Swift.max(capacity, 1))
     stored = .allocate(capacity: Swift.max(steps * metrics.count, 1))
     stored.initialize(repeating: false, count: Swift.max(steps * metrics.count, 1))
     state = Mutex(State(cells: cells, claimed: [Bool](repeating: false, count: steps)))
@@ -59,8 +60,24 @@ package final class BandWords: @unchecked Sendable {
   deinit {
     // A group released while entered is a fault of libdispatch's: balance it.
     if state.withLock({ $0.reopening }) { reopened.leave() }
-    base.deallocate()
+    UnsafeMutableRawPointer(base).deallocate()
     stored.deallocate()
+  }
+
+  /// A huge page's bytes on x86-64 and arm64 Linux.
+  static let hugePage = 2 << 20
+
+  /// Room for `count` words, at a huge page's boundary and advised to be backed by huge
+  /// pages when it spans one (`Posix.adviseHugePages`): a global band's words are about
+  /// 40 MiB, each of whose 4 KiB pages the first step's store would fault in and clear on
+  /// its own, which took about a twentieth of a global ingest's CPU time. The words are
+  /// written in full before they are read, so the pages' contents never matter.
+  private static func allocateWords(_ count: Int) -> UnsafeMutablePointer<UInt16> {
+    let bytes = count * MemoryLayout<UInt16>.stride
+    guard bytes >= hugePage else { return .allocate(capacity: count) }
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: hugePage)
+    Posix.adviseHugePages(raw, bytes: bytes / hugePage * hugePage)
+    return raw.bindMemory(to: UInt16.self, capacity: count)
   }
 
   /// Cells of the band held.

@@ -53,9 +53,10 @@ struct PrecipitationNeighbourhood {
   private let geometry: Geometry?
   /// How the set-up found the runs, and how a step counts them.
   let counting: Counting
-  /// How `rain` is stored, so that wetness is decided on the stored word.
-  private let rain: CubeMetric
-  private let thresholdWord: UInt16
+  /// The least amount that is wet, decided on the word `rain` is stored as
+  /// (`isWet(_:rain:thresholdWord:)`): a step's count compares each amount with it,
+  /// instead of quantizing each (a division and the range's branches a cell).
+  private let wetFrom: Double
 
   /// How many segments the set-up kept (20 bytes each).
   var segmentCount: Int { segments?.reduce(0) { $0 + $1.count } ?? 0 }
@@ -157,10 +158,11 @@ struct PrecipitationNeighbourhood {
         reason: "cell \(cell) (column \(cell % width), row \(cell / width)) has no finite latitude and longitude")
     }
     (self.width, self.height) = (width, height)
-    rain = CubeMetric(
+    let rain = CubeMetric(
       name: Metric.rain.name, unit: Metric.rain.unit, temporal: Metric.rain.temporal.rawValue,
       scale: rainStep, offset: Metric.rain.offset)
-    thresholdWord = rain.quantize(Self.threshold) ?? 10
+    let thresholdWord = rain.quantize(Self.threshold) ?? 10
+    wetFrom = Self.leastWet { Self.isWet($0, rain: rain, thresholdWord: thresholdWord) }
     let limit = segmentLimit ?? Self.segmentLimit(cells: cells)
     let setUps: [RowSetUp]
     if let regular = RegularGrid(latitudes: latitudes, longitudes: longitudes, width: width, height: height),
@@ -188,6 +190,39 @@ struct PrecipitationNeighbourhood {
       longitude2: Double(longitudes[b])) <= radius
   }
 
+  /// Whether a known `amount` makes a cell wet, by the definition: its word as `rain`
+  /// stores it is at least `thresholdWord`; an amount the cube cannot store (which fails
+  /// the publication of `rain` itself) counts by its value.
+  static func isWet(_ amount: Double, rain: CubeMetric, thresholdWord: UInt16) -> Bool {
+    rain.quantize(amount).map { $0 >= thresholdWord } ?? (amount >= threshold)
+  }
+
+  /// Whether a known `amount` is wet for this neighbourhood's `rain` (`isWet`), as a step's
+  /// count decides it: at least `wetFrom`.
+  func isWet(_ amount: Double) -> Bool { amount >= wetFrom }
+
+  /// The least double for which `wet` holds, by bisection over the doubles in their order:
+  /// `wet` is false up to some amount and true from it, since quantizing is monotonic (a
+  /// correctly rounded subtraction and division, then rounding), amounts below the stored
+  /// range are below the threshold and amounts above it above. When `wet` does not hold at
+  /// the largest double or holds at the smallest (no such amount), the largest double.
+  static func leastWet(_ wet: (Double) -> Bool) -> Double {
+    // A double's bits as an integer in the doubles' order: negatives flipped whole, the
+    // sign bit set on the others.
+    func key(_ value: Double) -> UInt64 {
+      let bits = value.bitPattern
+      return bits >> 63 == 1 ? ~bits : bits | 1 << 63
+    }
+    func value(_ key: UInt64) -> Double { Double(bitPattern: key >> 63 == 1 ? key & ~(1 << 63) : ~key) }
+    var (low, high) = (key(-.greatestFiniteMagnitude), key(.greatestFiniteMagnitude))
+    guard !wet(value(low)), wet(value(high)) else { return .greatestFiniteMagnitude }
+    while high - low > 1 {
+      let middle = low + (high - low) / 2
+      if wet(value(middle)) { high = middle } else { low = middle }
+    }
+    return value(high)
+  }
+
   /// The percentages for the cells of rows `owned` (row-major, `owned.count * width`
   /// values), from `rain` of rows `rows` (which contains `owned` and extends it by up to
   /// `haloRows` on each side, clipped to the grid; `rows.count * width` values).
@@ -200,39 +235,42 @@ struct PrecipitationNeighbourhood {
     // count is at most the grid's cells, under 2^31, so the low half never borrows.
     let stride = width + 1
     var counts = [Int64](repeating: 0, count: rows.count * stride)
-    for local in 0..<rows.count {
-      var soFar = Int64(0)
-      for column in 0..<width {
-        let amount = amounts[local * width + column]
-        if !amount.isNaN {
-          // An amount the cube cannot store fails the publication of `rain` itself;
-          // until then it counts by its value.
-          let wet = rain.quantize(amount).map { $0 >= thresholdWord } ?? (amount >= Self.threshold)
-          soFar += wet ? 1 << 32 | 1 : 1
+    counts.withUnsafeMutableBufferPointer { counts in
+      let wetFrom = wetFrom
+      for local in 0..<rows.count {
+        var soFar = Int64(0)
+        // Without a branch: NaN is neither known nor at least `wetFrom`.
+        for column in 0..<width {
+          let amount = amounts[local &* width &+ column]
+          soFar &+= (amount >= wetFrom ? 1 << 32 : 0) | (amount.isNaN ? 0 : 1)
+          counts[local &* stride &+ column &+ 1] = soFar
         }
-        counts[local * stride + column + 1] = soFar
       }
     }
-    var result = [Double](repeating: .nan, count: owned.count * width)
     var sums = [Int64](repeating: 0, count: width)
-    counts.withUnsafeBufferPointer { counts in
-      sums.withUnsafeMutableBufferPointer { sums in
-        for row in owned {
-          for i in 0..<width { sums[i] = 0 }
-          if let segments {
-            Self.add(segments[row], counts: counts, rows: rows, width: width, to: sums)
-          } else if let geometry {
-            add(row: row, by: geometry, counts: counts, rows: rows, to: sums)
-          }
-          let (local, out) = ((row - rows.lowerBound) * width, (row - owned.lowerBound) * width)
-          for i in 0..<width where !amounts[local + i].isNaN {
-            // The cell is known and its own neighbour, so its known count is at least 1.
-            result[out + i] = 100 * Double(sums[i] >> 32) / Double(sums[i] & 0xFFFF_FFFF)
+    // Every value is written below: no fill first.
+    return [Double](unsafeUninitializedCapacity: owned.count * width) { result, initialized in
+      counts.withUnsafeBufferPointer { counts in
+        sums.withUnsafeMutableBufferPointer { sums in
+          for row in owned {
+            for i in 0..<width { sums[i] = 0 }
+            if let segments {
+              Self.add(segments[row], counts: counts, rows: rows, width: width, to: sums)
+            } else if let geometry {
+              add(row: row, by: geometry, counts: counts, rows: rows, to: sums)
+            }
+            let (local, out) = ((row - rows.lowerBound) * width, (row - owned.lowerBound) * width)
+            for i in 0..<width {
+              // A known cell is its own neighbour, so its known count is at least 1; an
+              // unknown one's value is NaN, chosen without a branch.
+              let share = 100 * Double(sums[i] >> 32) / Double(sums[i] & 0xFFFF_FFFF)
+              result.initializeElement(at: out &+ i, to: amounts[local &+ i].isNaN ? .nan : share)
+            }
           }
         }
       }
+      initialized = owned.count * width
     }
-    return result
   }
 
   /// Adds to `sums` the packed counts of `segments`' runs, from the prefix counts of rows

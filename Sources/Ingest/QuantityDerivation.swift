@@ -175,9 +175,8 @@ struct QuantityDerivation: Sendable {
       let count = min(t.count, td.count)
       return [Double](unsafeUninitializedCapacity: count) { values, initialized in
         for cell in 0..<count {
-          let ratio =
-            Thermodynamics.saturationVapourPressure(kelvin: td[cell] + Thermodynamics.kelvinOffset)
-            / Thermodynamics.saturationVapourPressure(kelvin: t[cell] + Thermodynamics.kelvinOffset)
+          let ratio = Thermodynamics.saturationVapourPressureRatio(
+            dewPoint: td[cell] + Thermodynamics.kelvinOffset, kelvin: t[cell] + Thermodynamics.kelvinOffset)
           values.initializeElement(at: cell, to: 100 * min(max(ratio, 0), 1))
         }
         initialized = count

@@ -41,18 +41,25 @@ struct CFPacking {
         let (low, high, scale, offset) = (validMin, validMax, scale, offset)
         // Four values at a time: the scalar loop's branches on each test cost more than
         // the arithmetic. The same operations lane by lane (a product, then a sum: never
-        // fused), so the same doubles.
+        // fused), so the same doubles. The comparisons' masks are used as their lanes' bits
+        // (all ones where true) with bitwise selects, as `CubeMetric.quantize` does: combined
+        // as `SIMDMask`s, the compiler narrowed each to a bit a lane and widened it again at
+        // every step, most of the loop's instructions.
+        typealias Bits = SIMD4<UInt64>
+        @inline(__always) func lanes(_ mask: SIMDMask<SIMD4<Int64>>) -> Bits { unsafeBitCast(mask, to: Bits.self) }
         let (lows, highs, fills) = (SIMD4(repeating: low), SIMD4(repeating: high), SIMD4(repeating: fill))
-        let (scales, offsets, nans) = (
-          SIMD4(repeating: scale), SIMD4(repeating: offset), SIMD4<Double>(repeating: .nan)
-        )
+        let (scales, offsets) = (SIMD4(repeating: scale), SIMD4(repeating: offset))
+        let nans = Bits(repeating: Double.nan.bitPattern)
         var index = 0
-        while index + 4 <= raw.count {
-          let x = SIMD4(Double(raw[index]), Double(raw[index + 1]), Double(raw[index + 2]), Double(raw[index + 3]))
-          let masked = .!((x .>= lows) .& (x .<= highs)) .| (x .== fills)
-          let unpacked = (x * scales + offsets).replacing(with: nans, where: masked)
-          for lane in 0..<4 { values.initializeElement(at: index + lane, to: unpacked[lane]) }
-          index += 4
+        if let output = values.baseAddress {
+          let output = UnsafeMutableRawPointer(output)
+          while index + 4 <= raw.count {
+            let x = SIMD4(Double(raw[index]), Double(raw[index + 1]), Double(raw[index + 2]), Double(raw[index + 3]))
+            let kept = lanes(x .>= lows) & lanes(x .<= highs) & ~lanes(x .== fills)
+            let unpacked = (unsafeBitCast(x * scales + offsets, to: Bits.self) & kept) | (nans & ~kept)
+            output.storeBytes(of: unpacked, toByteOffset: index &* 8, as: Bits.self)
+            index += 4
+          }
         }
         while index < raw.count {
           let x = Double(raw[index])

@@ -100,6 +100,14 @@ func system_discardPages(_ mapping: UnsafeMutableRawPointer, _ bytes: Int) -> In
   madvise(mapping, bytes, Int32(MADV_DONTNEED))
 }
 
+func system_adviseHugePages(_ region: UnsafeMutableRawPointer, _ bytes: Int) -> Int32 {
+  #if os(Linux)
+    madvise(region, bytes, Int32(MADV_HUGEPAGE))
+  #else
+    0
+  #endif
+}
+
 func system_memcmp(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, _ count: Int) -> Int32 {
   memcmp(first, second, count)
 }

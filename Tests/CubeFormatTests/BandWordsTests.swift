@@ -188,4 +188,40 @@ import _TestSupport
     #expect(words.seal())
     #expect(!Self.claims(words, step: 0))
   }
+
+  /// Words of a band spanning several huge pages (allocated at a huge page's boundary and
+  /// advised to the kernel as such) hold what each step stored, in every row, across two
+  /// bands, as the definition of quantization gives it.
+  @Test func wordsSpanningHugePagesHoldEveryStoredRowAcrossBands() throws {
+    let metrics = [
+      CubeMetric(name: "a", unit: "u", temporal: 0, scale: 0.1, offset: -100),
+      CubeMetric(name: "b", unit: "u", temporal: 0, scale: 1, offset: 0),
+    ]
+    let (cells, steps) = (1 << 17, 9)
+    // 2 × 9 × 131,072 words of 2 bytes: 4.5 MiB, more than two huge pages.
+    #expect(cells * steps * metrics.count * 2 > 2 * BandWords.hugePage)
+    let words = BandWords(bandCells: cells, cells: cells, steps: steps, metrics: metrics)
+    var random = TestRandom(seed: 2)
+    for band in 0..<2 {
+      let held = band == 0 ? cells : cells - 5
+      if band == 1 { #expect(words.reset(cells: held)) }
+      var expected = [UInt16](repeating: 0, count: held * steps * metrics.count)
+      for step in 0..<steps {
+        guard let claim = words.claim(step: step) else {
+          Issue.record("band \(band): step \(step) refused")
+          return
+        }
+        for (slot, metric) in metrics.enumerated() {
+          let values = (0..<held).map { _ in random.uniform(metric.offset...(metric.offset + 60_000 * metric.scale)) }
+          #expect(values.withUnsafeBufferPointer { claim.store(metric: slot, values: $0) } == nil)
+          let row = (slot * steps + step) * held
+          for (cell, value) in values.enumerated() {
+            expected[row + cell] = try #require(Self.definedWord(value, metric))
+          }
+        }
+      }
+      #expect(words.seal(reopening: band == 0))
+      #expect(words.withSealedWords { Array($0) } == expected, "band \(band)")
+    }
+  }
 }

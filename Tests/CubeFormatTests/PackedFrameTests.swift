@@ -71,6 +71,41 @@ import _TestSupport
     return (header, values)
   }
 
+  /// Each code of a packed series lies at bits t·w ..< (t + 1)·w of its payload, least
+  /// significant bit first, read here one bit at a time: the word less the reference, all
+  /// ones for missing; for every width, series of odd and even lengths, and no byte past
+  /// the payload written.
+  @Test func everyCodeIsPackedAtItsOwnBitsAndNothingPastThePayload() {
+    var random = Seeded(29)
+    for width in 1...16 {
+      let codes = (1 << width) - 1
+      for steps in [1, 2, 3, 4, 7, 8, 9, 24, 25, 26, 121] {
+        let reference = Int.random(in: 0...(65_534 - (codes - 1)), using: &random)
+        let words = (0..<steps).map { _ in
+          Int.random(in: 0..<8, using: &random) == 0
+            ? CubeMetric.missing : UInt16(reference + Int.random(in: 0...(codes - 1), using: &random))
+        }
+        let bytes = SeriesFrame.payloadBytes(steps: steps, width: width)
+        var payload = [UInt8](repeating: 0, count: bytes) + [UInt8](repeating: 0xA5, count: 8)
+        payload.withUnsafeMutableBytes { payload in
+          words.withUnsafeBufferPointer {
+            SeriesFrame(reference: UInt16(reference), width: width).pack($0, into: payload.baseAddress!)
+          }
+        }
+        for (step, word) in words.enumerated() {
+          var code = 0
+          for bit in 0..<width {
+            let at = step * width + bit
+            code |= Int(payload[at / 8] >> UInt8(at % 8) & 1) << bit
+          }
+          let expected = word == CubeMetric.missing ? codes : Int(word) - reference
+          #expect(code == expected, "width \(width), \(steps) steps, step \(step)")
+        }
+        #expect(payload[bytes...].allSatisfy { $0 == 0xA5 }, "width \(width), \(steps) steps: past the payload")
+      }
+    }
+  }
+
   @Test(arguments: [
     (seed: 1, width: 150, height: 9, steps: 25, bandCells: 512),
     (seed: 2, width: 97, height: 13, steps: 7, bandCells: 256),

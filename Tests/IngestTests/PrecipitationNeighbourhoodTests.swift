@@ -1,4 +1,5 @@
 import Foundation
+import Meteorology
 import NetCDF
 import PointQuery
 import SampleRun
@@ -276,6 +277,40 @@ import _TestSupport
       try PrecipitationNeighbourhood(
         latitudes: lambert.latitudes, longitudes: lambert.longitudes, width: lambert.width, height: lambert.height
       ).haloRows == 8)
+  }
+
+  /// A step's count decides wetness by one comparison with the least wet amount; that
+  /// comparison gives the definition's answer (the amount's stored word is at least 0.1 mm's;
+  /// an amount the cube cannot store counts by its value) at every precision, for the
+  /// doubles on and beside the boundary and for amounts over and beyond the stored range.
+  @Test func theLeastWetAmountDecidesWetnessAsTheStoredWordDoes() throws {
+    let grid = NeighbourhoodGrid.regular(
+      "small", width: 8, height: 4, south: 40, latitudeStep: 0.25, west: 0, longitudeStep: 0.25)
+    var random = TestRandom(seed: 7)
+    for step in [0.1, 0.05, 0.2, 0.01, 0.3, 1] {
+      let neighbourhood = try PrecipitationNeighbourhood(
+        latitudes: grid.latitudes, longitudes: grid.longitudes, width: grid.width, height: grid.height,
+        rainStep: step)
+      let offset = Metric.rain.offset
+      func word(_ amount: Double) -> Double? {
+        let word = ((amount - offset) / step).rounded()
+        return word >= 0 && word <= 65_534 ? word : nil
+      }
+      let threshold = try #require(word(0.1))
+      func wet(_ amount: Double) -> Bool { word(amount).map { $0 >= threshold } ?? (amount >= 0.1) }
+      var amounts: [Double] = [0, -0.0, 0.1, .infinity, -.infinity, .greatestFiniteMagnitude, -1e300, 1e300]
+      for edge in [(threshold - 0.5) * step + offset, -0.5 * step + offset, 65_534.5 * step + offset] {
+        var (up, down) = (edge, edge)
+        for _ in 0..<64 {
+          amounts += [up, down]
+          (up, down) = (up.nextUp, down.nextDown)
+        }
+      }
+      amounts += (0..<5_000).map { _ in random.uniform(-1...(70_000 * step)) }
+      for amount in amounts {
+        #expect(neighbourhood.isWet(amount) == wet(amount), "rain step \(step): \(amount) mm")
+      }
+    }
   }
 
   /// A grid with no position for a cell has no neighbourhood: refused, naming the cell.

@@ -56,6 +56,27 @@ import Testing
     )
   }
 
+  /// The ratio of the saturation pressures at the dew point and at the temperature, taken
+  /// as one `exp` of the exponents' difference, is Bolton's quotient (typed here) to
+  /// within 10⁻¹³ of itself over every temperature and dew point a model gives, and exactly
+  /// 1 for saturated air.
+  @Test func theSaturationPressureRatioIsTheQuotientOfBoltonsPressures() {
+    let es = { (celsius: Double) in 6.112 * exp(17.67 * celsius / (celsius + 243.5)) }
+    var worst = 0.0
+    for celsius in stride(from: -80.0, through: 60, by: 0.37) {
+      for below in stride(from: 0.0, through: 70, by: 0.53) {
+        let dewPoint = celsius - below
+        let ratio = Thermodynamics.saturationVapourPressureRatio(
+          dewPoint: dewPoint + 273.15, kelvin: celsius + 273.15)
+        let quotient = es(dewPoint) / es(celsius)
+        worst = max(worst, abs(ratio - quotient) / quotient)
+      }
+      #expect(Thermodynamics.saturationVapourPressureRatio(dewPoint: celsius + 273.15, kelvin: celsius + 273.15) == 1)
+    }
+    #expect(worst < 1e-13, "largest relative difference \(worst)")
+    #expect(Thermodynamics.saturationVapourPressureRatio(dewPoint: .nan, kelvin: 290).isNaN)
+  }
+
   /// An unknown input gives an unknown value, never the cap or a default: `min`/`max`
   /// would otherwise drop the NaN.
   /// The dew point from temperature and relative humidity has RH of the temperature's
