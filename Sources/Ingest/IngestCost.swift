@@ -109,14 +109,19 @@ public struct IngestCost: Sendable, Equatable {
     // As large a band as fits with a step per core, packed in the background when that
     // fits too; failing that, one step at a time; and failing that, the smallest band
     // (refused by `require`). Among the bands that fit with the most steps at once, the
-    // one whose later bands decode fewest fields again, the larger at a tie.
+    // one whose later bands decode fewest fields again; at a tie, the overlapped one, then
+    // the larger.
     func decodes(_ bandCells: Double, room: Double) -> (decodes: Double, kept: Double) {
       let bands = (cells / bandCells).rounded(.up)
       guard bands > 1, wholeFields.count > 0, wholeFields.bytes > 0 else { return (0, 0) }
       let kept = Swift.min(Double(wholeFields.count), (room / wholeFields.bytes).rounded(.down))
       return (Double(wholeFields.count) * bands - kept * (bands - 1), kept)
     }
-    var chosen: (cells: Double, batch: Double, background: Bool, decodes: Double, kept: Double)?
+    // A band packed beside the next one's derivation keeps both cores busy to the end, which
+    // a larger band packed alone does not (a global 0.25° run of 25 steps: 2.2 s in 16
+    // overlapped bands, 2.4 s in 8 bands one after the other); one band has nothing to
+    // overlap and ranks with the overlapped.
+    var chosen: (cells: Double, batch: Double, background: Bool, decodes: Double, kept: Double, overlaps: Bool)?
     for batch in Set([cores, 1]).sorted(by: >) where chosen == nil {
       var candidate = whole
       while candidate >= smallest {
@@ -125,12 +130,16 @@ public struct IngestCost: Sendable, Equatable {
           let cost = fixed + band(candidate, batch, background)
           guard cost <= Double(budget) else { continue }
           let (count, kept) = decodes(candidate, room: Double(budget) - cost)
-          if count < chosen?.decodes ?? .infinity { chosen = (candidate, batch, background, count, kept) }
+          let overlaps = background || candidate >= cells
+          if let best = chosen, count > best.decodes || (count == best.decodes && (best.overlaps || !overlaps)) {
+            continue
+          }
+          chosen = (candidate, batch, background, count, kept, overlaps)
         }
         candidate /= 2
       }
     }
-    let plan = chosen ?? (smallest, 1, false, 0, 0)
+    let plan = chosen ?? (smallest, 1, false, 0, 0, false)
     bandCells = plan.cells >= 9e18 ? Int.max : Int(plan.cells)
     bands = cells == 0 ? 1 : Int(Swift.min((cells / plan.cells).rounded(.up), 9e18))
     concurrentSteps = Int(plan.batch)
