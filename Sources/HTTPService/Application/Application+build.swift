@@ -71,10 +71,13 @@ public func buildApplication(
       maximumQueryBytes: settings.limits.queryBytes))
   router.add(middleware: JSONErrorMiddleware())
   router.add(middleware: MethodMiddleware(routed: Set(routedPaths)))
-  LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
+  let answers =
+    settings.answerCacheBytes > 0
+    ? AnswerCache(bytes: settings.answerCacheBytes, entries: settings.answerCacheEntries, metrics: metrics) : nil
+  LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes, answers: answers).register(on: router)
   ForecastRoute(
     store: store, limits: settings.limits, clock: settings.clock,
-    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), answers: answers
   )
   .register(on: router)
   let warnings = settings.alerts.map(WarningEvaluator.init(rules:))
@@ -83,13 +86,16 @@ public func buildApplication(
     zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), places: settings.places,
     warnings: warnings,
     outlooks: settings.darkSkyOutlooks > 0
-      ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil
+      ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil,
+    answers: answers
   )
   .register(on: router)
   SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes).register(on: router)
   OpenWeatherMapRoute(
     store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
-    gazetteer: settings.places, zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+    gazetteer: settings.places,
+    zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
+    answers: answers
   )
   .register(on: router)
   AlertsRoute(
