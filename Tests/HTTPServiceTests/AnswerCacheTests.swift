@@ -280,6 +280,16 @@ import _TestSupport
     #expect(remade, "a large answer was held")
   }
 
+  @Test func anAnswerCacheSizeOutsideItsRangeIsRefused() throws {
+    for value in [-1, 65_537] {
+      let outcome = try CommandLineTool.run(["serve", "--store", SampleService.store, "--answer-cache=\(value)"])
+      #expect(outcome.status != 0)
+      #expect(
+        outcome.standardError.contains("--answer-cache \(value) is not a number of MiB in 0…65536 (0 turns it off)"),
+        "\(value): \(outcome.standardError)")
+    }
+  }
+
   /// The Open-Meteo answer is held for a UTC quarter hour, which is exact only if no zone
   /// changes its offset inside one and every offset is a whole number of quarter hours.
   @Test func everyZoneChangesItsOffsetOnAQuarterHourInTheComingYears() throws {
