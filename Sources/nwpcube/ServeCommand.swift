@@ -75,6 +75,12 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "MiB of recent answers (/v1/forecast, Dark Sky, OpenWeatherMap, the legacy endpoints) sent again to the same request while the store and the time they depend on are unchanged; 0 keeps none.",
+      valueName: "MiB"))
+  var answerCache: Int = ServiceSettings(store: "").answerCacheBytes >> 20
+
+  @Option(
+    help: ArgumentHelp(
       "Requests in flight at once over all clients; more are refused with 503 and Retry-After. 0 sets no cap.",
       discussion:
         "Default: \(LoadLimits.inFlightPerCore) per core (here \(LoadLimits.defaultInFlight)), where one core's throughput stops growing (docs/operations.md).",
@@ -128,6 +134,9 @@ struct ServeCommand: AsyncParsableCommand {
         "--verify-rate \(verifyRate) is not a number of MiB per second in 0…1048576 (0 turns it off)")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port in 0…65535") }
+    guard (0...65_536).contains(answerCache) else {
+      throw ValidationError("--answer-cache \(answerCache) is not a number of MiB in 0…65536 (0 turns it off)")
+    }
     guard (0...1_000_000).contains(darkskyOutlooks) else {
       throw ValidationError("--darksky-outlooks \(darkskyOutlooks) is not a count in 0…1000000")
     }
@@ -147,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var settings = ServiceSettings(store: store, host: host, port: port)
     settings.darkSkyOutlooks = darkskyOutlooks
+    settings.answerCacheBytes = answerCache << 20
     settings.verifyBytesPerSecond = verifyRate << 20
     settings.load = LoadLimits(
       inFlight: maxRequests, perClient: maxClientRequests, trustedProxies: Set(trustedProxy))

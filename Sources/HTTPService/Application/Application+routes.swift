@@ -14,11 +14,14 @@ func serviceRoutes(
   _ settings: ServiceSettings, store: ForecastStore, health: ServiceHealth, metrics: ServiceMetrics
 ) -> [any RouteGroup] {
   let warnings = settings.alerts.map(WarningEvaluator.init(rules:))
+  let answers =
+    settings.answerCacheBytes > 0
+    ? AnswerCache(bytes: settings.answerCacheBytes, entries: settings.answerCacheEntries, metrics: metrics) : nil
   return [
-    LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes),
+    LegacyRoutes(store: store, maximumQueryBytes: settings.limits.queryBytes, answers: answers),
     ForecastRoute(
       store: store, limits: settings.limits, clock: settings.clock,
-      zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+      zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)), answers: answers
     ),
     DarkSkyRoute(
       store: store, limits: settings.limits, clock: settings.clock,
@@ -26,13 +29,15 @@ func serviceRoutes(
       places: settings.places,
       warnings: warnings,
       outlooks: settings.darkSkyOutlooks > 0
-        ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil
+        ? DarkSkyOutlookCache(capacity: settings.darkSkyOutlooks, metrics: metrics) : nil,
+      answers: answers
     ),
     SearchRoute(gazetteer: settings.places, maximumQueryBytes: settings.limits.queryBytes),
     OpenWeatherMapRoute(
       store: store, maximumQueryBytes: settings.limits.queryBytes, clock: settings.clock,
       gazetteer: settings.places,
-      zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:))
+      zoneFinder: settings.zoneFinder ?? settings.places.map(ZoneFinder.init(nearestPlaceIn:)),
+      answers: answers
     ),
     AlertsRoute(
       store: store, evaluator: warnings, sender: settings.alertsSender, clock: settings.clock,

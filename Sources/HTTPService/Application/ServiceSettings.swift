@@ -59,6 +59,12 @@ public struct ServiceSettings: Sendable {
   /// requests that ask for the same point in the same hour (`--darksky-outlooks`); 0 keeps
   /// none.
   public var darkSkyOutlooks = 512
+  /// Bytes of recent GET answers (`/v1/forecast`, Dark Sky, OpenWeatherMap, the legacy
+  /// endpoints) kept to send again to the same request while the store and the time they
+  /// depend on are unchanged (`--answer-cache`, in MiB); 0 keeps none.
+  public var answerCacheBytes = 64 << 20
+  /// The most answers kept, whatever their size: a bound on the cache's bookkeeping.
+  public var answerCacheEntries = 16_384
   /// Bytes per second the background verifier reads the served cubes' not-yet-verified
   /// blocks at (`--verify-rate`, in MiB/s); 0 turns it off, leaving each block to be
   /// verified when a request first reads it (`CubeVerifierService`).

@@ -66,6 +66,12 @@ struct AlertsRoute: Sendable {
     return (point, try evaluator.evaluate(Forecaster(catalog: store.catalog).point(point), now: clock()))
   }
 
+  /// The request's headers that `capURL` reads, joined: what an answer carrying CAP links
+  /// varies by besides its URL.
+  static func linkHeaders(_ request: Request) -> String {
+    (request.head.authority ?? "") + "\n" + (forwardedProto.flatMap { request.headers[$0] } ?? "")
+  }
+
   /// The point's CAP document as an absolute URL on the host the client called (its
   /// `Host`), `https` when a proxy in front says so; a path alone when the host is not
   /// one a URL may hold.

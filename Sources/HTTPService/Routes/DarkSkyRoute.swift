@@ -3,6 +3,7 @@ import FaceKit
 import Forecast
 import Hummingbird
 import Places
+import PointQuery
 import Store
 import UTCTime
 import Warnings
@@ -30,12 +31,27 @@ struct DarkSkyRoute: Sendable {
   /// The outlooks of recent requests, shared by requests for the same point in the same
   /// hour; nil computes every answer whole.
   var outlooks: DarkSkyOutlookCache?
+  /// Recent answers, sent again to the same request in the same second; nil makes every
+  /// answer.
+  var answers: AnswerCache?
 
   func register(on router: Router<some RequestContext>) {
-    router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
+    router.get(RouterPath(Self.path)) { request, _ in
+      // One catalog for the whole answer: a run published meanwhile waits for the next request.
+      let (catalog, now) = (store.catalog, clock())
+      // `currently.time` is now to the second, and the alerts' links name the host asked.
+      let quantum = AnswerCache.Quantum.of(now, seconds: 1)
+      return try AnswerCache.response(
+        answers,
+        key: AnswerCache.Key(
+          request, variant: AlertsRoute.linkHeaders(request), catalog: catalog.generation, quantum: quantum.start),
+        now: now, quantum: quantum
+      ) { try answer(to: request, catalog: catalog, now: now) }
+    }
   }
 
-  func respond(to request: Request) throws -> Response {
+  /// The answer to `request` from `catalog` at `now` (Unix seconds).
+  func answer(to request: Request, catalog: RunCatalog, now: Int64) throws -> AnswerCache.Answer {
     let query = try QueryParameters(request: request.uri.query, maximumBytes: limits.queryBytes)
     // The segment as sent, decoded here: the router's copy may or may not be.
     guard let raw = KeyLocation.segment(3, of: request.uri.path),
@@ -51,9 +67,8 @@ struct DarkSkyRoute: Sendable {
       parameters.units
       ?? DarkSkyUnits.forCountry(places?.nearest(latitude: latitude, longitude: longitude)?.countryCode)
     let forecastRequest = ForecastRequest(latitude: latitude, longitude: longitude, timeZone: zone)
-    // One catalog for the whole answer: a run published meanwhile waits for the next request.
-    let forecaster = Forecaster(catalog: store.catalog)
-    var time = clock()
+    let forecaster = Forecaster(catalog: catalog)
+    var time = now
     if let instant = parameters.instant(in: zone) {
       let sources = try forecaster.catalog.sources(latitude: latitude, longitude: longitude, method: .nearest)
       guard sources.source(at: instant) != nil else {
@@ -69,9 +84,8 @@ struct DarkSkyRoute: Sendable {
       request: forecastRequest, time: time, isTimeMachine: parameters.time != nil, units: units,
       excluded: parameters.excluded, extendHourly: parameters.extendHourly, timeZoneName: zoneName)
     let document = try document(darkSky, forecaster, asked: request)
-    return Response(
-      status: .ok, headers: [.contentType: Responses.json],
-      body: ResponseBody(byteBuffer: document.withJSON { ByteBuffer(bytes: $0) }))
+    return AnswerCache.Answer(
+      headers: [.contentType: Responses.json], body: document.withJSON { ByteBuffer(bytes: $0) })
   }
 
   /// The document answering `query`, from the cached outlook of its point and hour when

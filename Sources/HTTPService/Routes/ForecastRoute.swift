@@ -22,6 +22,8 @@ struct ForecastRoute: Sendable {
   let clock: @Sendable () -> Int64
   /// The zones of points, for `timezone=auto`.
   var zoneFinder: ZoneFinder?
+  /// Recent GET answers, sent again to the same request; nil makes every answer.
+  var answers: AnswerCache?
 
   /// The longest form body read, bytes: Open-Meteo's limit, room for the 100 locations and
   /// every variable that a URL has no room for.
@@ -29,24 +31,37 @@ struct ForecastRoute: Sendable {
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.path)) { request, _ in
-      try respond(
-        to: QueryParameters(
-          request: request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats))
+      // One catalog for the whole answer, every location of it included: a run published
+      // meanwhile waits for the next request.
+      let (catalog, now) = (store.catalog, clock())
+      // Everything the answer reads of `now` holds for a UTC quarter hour: the current
+      // interval, local dates and hours (every zone's offset is a whole number of quarter
+      // hours) and the zone's offset and abbreviation (which change on a quarter hour).
+      let quantum = AnswerCache.Quantum.of(now, seconds: CurrentInterval.seconds)
+      return try AnswerCache.response(
+        answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: quantum.start), now: now,
+        quantum: quantum
+      ) {
+        try answer(
+          to: QueryParameters(
+            request: request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats),
+          catalog: catalog, now: now)
+      }
     }
     router.post(RouterPath(Self.path)) { request, _ in
       var request = request
       let form = try await FormBody.read(&request, maximumBytes: Self.maximumFormBytes)
-      return try respond(
-        to: QueryParameters(request: form, maximumBytes: Self.maximumFormBytes, repeats: ForecastParameters.repeats))
+      return try answer(
+        to: QueryParameters(request: form, maximumBytes: Self.maximumFormBytes, repeats: ForecastParameters.repeats),
+        catalog: store.catalog, now: clock()
+      ).response
     }
   }
 
-  func respond(to query: QueryParameters) throws -> Response {
+  /// The answer to `query` from `catalog` at `now` (Unix seconds).
+  func answer(to query: QueryParameters, catalog: RunCatalog, now: Int64) throws -> AnswerCache.Answer {
     let started = ContinuousClock.now
-    let now = clock()
-    // One catalog for the whole answer, every location of it included: a run published
-    // meanwhile waits for the next request.
-    let forecaster = Forecaster(catalog: store.catalog)
+    let forecaster = Forecaster(catalog: catalog)
     let parameters = try ForecastParameters(
       query, limits: (limits.locations, limits.days), now: now,
       models: query["models"] == nil ? [] : Self.modelNames(forecaster.catalog),
@@ -65,21 +80,19 @@ struct ForecastRoute: Sendable {
     switch parameters.format {
     case .json:
       // Bytes straight into the buffer: the text is UTF-8 by construction.
-      return Response(
-        status: .ok, headers: [.contentType: Responses.json],
-        body: ResponseBody(byteBuffer: OpenMeteoDocument.withJSON(documents, array: several) { ByteBuffer(bytes: $0) }))
+      return AnswerCache.Answer(
+        headers: [.contentType: Responses.json],
+        body: OpenMeteoDocument.withJSON(documents, array: several) { ByteBuffer(bytes: $0) })
     case .csv:
       let body =
         several
         ? zip(documents, parameters.locationIDs).map { $0.csv(locationID: $1) }.joined(separator: "\n\n")
         : documents.map { $0.csv() }.joined()
-      return Responses.text(body + "\n", contentType: Responses.csv)
+      return AnswerCache.Answer(headers: [.contentType: Responses.csv], body: ByteBuffer(string: body + "\n"))
     case .flatbuffers:
-      return Response(
-        status: .ok, headers: [.contentType: Responses.octetStream],
-        body: ResponseBody(
-          byteBuffer: ByteBuffer(
-            bytes: OpenMeteoDocument.flatBuffers(documents, locationIDs: parameters.locationIDs))))
+      return AnswerCache.Answer(
+        headers: [.contentType: Responses.octetStream],
+        body: ByteBuffer(bytes: OpenMeteoDocument.flatBuffers(documents, locationIDs: parameters.locationIDs)))
     }
   }
 

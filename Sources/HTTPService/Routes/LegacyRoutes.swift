@@ -9,6 +9,8 @@ import Store
 struct LegacyRoutes: Sendable {
   let store: ForecastStore
   let maximumQueryBytes: Int
+  /// Recent answers, sent again to the same request; nil makes every answer.
+  var answers: AnswerCache?
 
   /// The paths, for the router and the tests.
   static let quickPath = "/QuickPrevByDate.php"
@@ -28,10 +30,17 @@ struct LegacyRoutes: Sendable {
   private func respond(
     to request: Request, with answer: (Forecaster, LegacyParameters) throws -> String
   ) throws -> Response {
-    let parameters = LegacyParameters(
-      query: try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes))
     // One catalog for the whole answer: a run published meanwhile waits for the next request.
-    let response = try answer(Forecaster(catalog: store.catalog), parameters)
-    return Responses.text(LegacyAnswers.document(response), contentType: Responses.json)
+    let catalog = store.catalog
+    // Every answer is for the dates asked, whatever the time now.
+    return try AnswerCache.response(
+      answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: 0), now: 0, quantum: .forever
+    ) {
+      let parameters = LegacyParameters(
+        query: try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes))
+      let response = try answer(Forecaster(catalog: catalog), parameters)
+      return AnswerCache.Answer(
+        headers: [.contentType: Responses.json], body: ByteBuffer(string: LegacyAnswers.document(response)))
+    }
   }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import OpenMeteoFace
 import OpenWeatherMapFace
 import Places
+import PointQuery
 import Store
 
 /// `GET /data/2.5/forecast` and `GET /data/2.5/weather`: OpenWeatherMap 2.5's 5 day / 3
@@ -22,6 +23,9 @@ struct OpenWeatherMapRoute: Sendable {
   let gazetteer: Gazetteer?
   /// The zone of a point without a place, for `timezone` and the day of sunrise.
   let zoneFinder: ZoneFinder?
+  /// Recent answers, sent again to the same request in the same second; nil makes every
+  /// answer.
+  var answers: AnswerCache?
 
   func register(on router: Router<some RequestContext>) {
     router.get(RouterPath(Self.forecastPath)) { request, _ in try respond(to: request, forecast: true) }
@@ -29,9 +33,20 @@ struct OpenWeatherMapRoute: Sendable {
   }
 
   func respond(to request: Request, forecast: Bool) throws -> Response {
+    // One catalog for the whole answer: a run published meanwhile waits for the next request.
+    let (catalog, now) = (store.catalog, clock())
+    // `dt` and the city's day are read from now to the second.
+    let quantum = AnswerCache.Quantum.of(now, seconds: 1)
+    return try AnswerCache.response(
+      answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: quantum.start), now: now,
+      quantum: quantum
+    ) { try answer(to: request, forecast: forecast, catalog: catalog, now: now) }
+  }
+
+  /// The answer to `request` from `catalog` at `now` (Unix seconds).
+  func answer(to request: Request, forecast: Bool, catalog: RunCatalog, now: Int64) throws -> AnswerCache.Answer {
     let parameters = try OpenWeatherMapParameters(
       QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes), forecast: forecast)
-    let now = clock()
     let (place, latitude, longitude) = try locate(parameters.location)
     let zone = zone(of: place, latitude: latitude, longitude: longitude)
     let query = OpenWeatherMapQuery(
@@ -40,13 +55,12 @@ struct OpenWeatherMapRoute: Sendable {
         cellSelection: ForecastParameters.defaultCellSelection),
       now: now, city: OpenWeatherMapCity(place: place, latitude: latitude, longitude: longitude, zone: zone, now: now),
       count: parameters.count)
-    let forecaster = Forecaster(catalog: store.catalog)
+    let forecaster = Forecaster(catalog: catalog)
     let bytes =
       forecast
       ? OpenWeatherMapDocument(answer: try query.forecast(forecaster)).forecastJSON()
       : OpenWeatherMapDocument(answer: try query.weather(forecaster)).weatherJSON()
-    return Response(
-      status: .ok, headers: [.contentType: Responses.json], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    return AnswerCache.Answer(headers: [.contentType: Responses.json], body: ByteBuffer(bytes: bytes))
   }
 
   /// The place named (`q`, `id`) or nearest the point, and the point to forecast for.
