@@ -21,9 +21,19 @@ public enum SampleFiles {
   public static let tipD2 = grid("wrf/wrf_tip_d2_lambert.nc")
   public static let mercator = grid("wrf/wrf_mercator.nc")
 
-  /// A fresh, empty directory under the system temporary directory.
+  /// The directory this process's scratch directories go in, removed when the process
+  /// exits: a test that stops before its own clean-up, or has none, leaves nothing behind
+  /// (a whole run used to leave a few hundred megabytes in the temporary directory).
+  private static let scratchRoot: String = {
+    let path = NSTemporaryDirectory() + "nwpcube-tests-\(ProcessInfo.processInfo.processIdentifier)"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: SampleFiles.scratchRoot) }
+    return path
+  }()
+
+  /// A fresh, empty directory under this process's scratch directory.
   public static func temporaryDirectory(_ label: String = "test") -> String {
-    let path = NSTemporaryDirectory() + "nwpcube-\(label)-\(UUID().uuidString)"
+    let path = scratchRoot + "/nwpcube-\(label)-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }
