@@ -115,10 +115,10 @@ struct ServeProcess {
   /// names the port. With `launcher` (a program and its arguments, such as `setpriv` with
   /// the privileges to drop) the server is started through it.
   static func start(
-    drainSeconds: Int, store: String = SampleService.store, launcher: [String] = []
+    drainSeconds: Int, store: String = SampleService.store, launcher: [String] = [], options: [String] = []
   ) async throws -> ServeProcess {
     let process = Process()
-    let serve = ["serve", "--store", store, "--port", "0", "--drain", String(drainSeconds)]
+    let serve = ["serve", "--store", store, "--port", "0", "--drain", String(drainSeconds)] + options
     if let program = launcher.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = launcher.dropFirst() + [CommandLineTool.executable] + serve
