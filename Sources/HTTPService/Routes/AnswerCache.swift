@@ -1,4 +1,5 @@
 import Hummingbird
+import PointQuery
 import Prometheus
 import Synchronization
 
@@ -32,11 +33,6 @@ final class AnswerCache: Sendable {
     let catalog: UInt64
     /// The start (Unix seconds) of the span of `now` over which the answer is the same.
     let quantum: Int64
-
-    /// The key of `request`'s answer made from catalog `catalog` at an instant of `quantum`.
-    init(_ request: Request, variant: String = "", catalog: UInt64, quantum: Int64) {
-      self.init(target: request.uri.string, variant: variant, catalog: catalog, quantum: quantum)
-    }
 
     /// The key of the answer to `target` (a path and query) with headers `variant`.
     init(target: String, variant: String = "", catalog: UInt64, quantum: Int64) {
@@ -142,12 +138,17 @@ final class AnswerCache: Sendable {
     return answer
   }
 
-  /// `make`'s response through `cache`, or made whole when there is no cache.
+  /// The response to `request`, whose answer reads the request headers joined in `variant`,
+  /// is made from `catalog` at `now` and holds for `quantum`: through `cache`, or made whole
+  /// when there is no cache. The key is derived here from what the answer is made from, so
+  /// that a route cannot key an answer by one quantum and keep it for another.
   static func response(
-    _ cache: AnswerCache?, key: @autoclosure () -> Key, now: Int64, quantum: Quantum, make: () throws -> Answer
+    _ cache: AnswerCache?, to request: Request, variant: String = "", catalog: RunCatalog, now: Int64,
+    quantum: Quantum, make: () throws -> Answer
   ) throws -> Response {
     guard let cache else { return try make().response }
-    return try cache.answer(key(), now: now, quantum: quantum, make: make).response
+    let key = Key(target: request.uri.string, variant: variant, catalog: catalog.generation, quantum: quantum.start)
+    return try cache.answer(key, now: now, quantum: quantum, make: make).response
   }
 
   /// Answers held now.

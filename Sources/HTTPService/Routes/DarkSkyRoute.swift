@@ -42,10 +42,7 @@ struct DarkSkyRoute: Sendable {
       // `currently.time` is now to the second, and the alerts' links name the host asked.
       let quantum = AnswerCache.Quantum.of(now, seconds: 1)
       return try AnswerCache.response(
-        answers,
-        key: AnswerCache.Key(
-          request, variant: AlertsRoute.linkHeaders(request), catalog: catalog.generation, quantum: quantum.start),
-        now: now, quantum: quantum
+        answers, to: request, variant: AlertsRoute.linkHeaders(request), catalog: catalog, now: now, quantum: quantum
       ) { try answer(to: request, catalog: catalog, now: now) }
     }
   }

@@ -38,10 +38,7 @@ struct ForecastRoute: Sendable {
       // interval, local dates and hours (every zone's offset is a whole number of quarter
       // hours) and the zone's offset and abbreviation (which change on a quarter hour).
       let quantum = AnswerCache.Quantum.of(now, seconds: CurrentInterval.seconds)
-      return try AnswerCache.response(
-        answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: quantum.start), now: now,
-        quantum: quantum
-      ) {
+      return try AnswerCache.response(answers, to: request, catalog: catalog, now: now, quantum: quantum) {
         try answer(
           to: QueryParameters(
             request: request.uri.query, maximumBytes: limits.queryBytes, repeats: ForecastParameters.repeats),

@@ -33,9 +33,7 @@ struct LegacyRoutes: Sendable {
     // One catalog for the whole answer: a run published meanwhile waits for the next request.
     let catalog = store.catalog
     // Every answer is for the dates asked, whatever the time now.
-    return try AnswerCache.response(
-      answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: 0), now: 0, quantum: .forever
-    ) {
+    return try AnswerCache.response(answers, to: request, catalog: catalog, now: 0, quantum: .forever) {
       let parameters = LegacyParameters(
         query: try QueryParameters(request: request.uri.query, maximumBytes: maximumQueryBytes))
       let response = try answer(Forecaster(catalog: catalog), parameters)

@@ -37,10 +37,9 @@ struct OpenWeatherMapRoute: Sendable {
     let (catalog, now) = (store.catalog, clock())
     // `dt` and the city's day are read from now to the second.
     let quantum = AnswerCache.Quantum.of(now, seconds: 1)
-    return try AnswerCache.response(
-      answers, key: AnswerCache.Key(request, catalog: catalog.generation, quantum: quantum.start), now: now,
-      quantum: quantum
-    ) { try answer(to: request, forecast: forecast, catalog: catalog, now: now) }
+    return try AnswerCache.response(answers, to: request, catalog: catalog, now: now, quantum: quantum) {
+      try answer(to: request, forecast: forecast, catalog: catalog, now: now)
+    }
   }
 
   /// The answer to `request` from `catalog` at `now` (Unix seconds).
