@@ -38,6 +38,9 @@ struct Spheroid: Sendable {
   /// t = tan(π/4 − φ/2) / ((1 − e sin φ)/(1 + e sin φ))^(e/2) (15-9), which is
   /// tan(π/4 − χ/2) for the conformal latitude χ: 0 at the north pole, ∞ at the south.
   func conformalTangent(_ phi: Double) -> Double {
+    // tan(π/2) in doubles is 1.6e16, finite: the south pole would land at a finite, far
+    // place on the plane instead of at infinity, where the projections refuse it.
+    guard phi > -.pi / 2 else { return .infinity }
     let s = eccentricity * sin(phi)
     return tan(.pi / 4 - phi / 2) / pow((1 - s) / (1 + s), eccentricity / 2)
   }

@@ -170,6 +170,17 @@ import _TestSupport
     )
   }
 
+  /// A northern cone's grid that starts at the south pole starts at infinity on the plane:
+  /// refused naming the first point's key.
+  @Test func aFirstPointAtTheOppositePoleIsRefused() throws {
+    let grid = GRIBTestGrid.lambert(
+      first: (-90, 0), width: 10, height: 10, spacing: 50_000, latin1: 30, latin2: 60, lov: -20
+    ).onEarth(shape: 5)
+    let error = try #require(throws: GRIBError.self) { _ = try Self.read(grid) }
+    #expect(error.key == "latitudeOfFirstGridPointInDegrees", "\(error.key ?? "no key"): \(error.reason)")
+    #expect(error.reason == "the first point -90.0, 0.0 lies at infinity on the projection", "\(error.reason)")
+  }
+
   /// True latitudes on both sides of the equator describe no cone: refused naming the first.
   @Test func trueLatitudesAcrossTheEquatorAreRefused() throws {
     let grid = GRIBTestGrid.lambert(

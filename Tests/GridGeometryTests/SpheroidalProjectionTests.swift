@@ -62,6 +62,25 @@ import Testing
   }
 
   /// The inverse undoes the forward projection to 10⁻⁹° over the whole of each map.
+  /// The poles the projections send to infinity have no plane position, the south pole as
+  /// well as the north (where tan(π/2) in doubles is finite): Mercator's both, a northern
+  /// cone's south pole and a southern cone's north pole.
+  @Test func polesAtInfinityHaveNoPlanePosition() throws {
+    let mercator = try SpheroidalMercator(
+      major: Self.wgs84.major, minor: Self.wgs84.minor, trueLatitude: 0, standardLongitude: 0)
+    #expect(mercator.project(latitude: 90, longitude: 10) == nil)
+    #expect(mercator.project(latitude: -90, longitude: 10) == nil)
+    #expect(mercator.project(latitude: -89.999, longitude: 10) != nil)
+    let north = try SpheroidalLambertConformal(
+      major: Self.wgs84.major, minor: Self.wgs84.minor, truelat1: 30, truelat2: 60, standardLongitude: 0)
+    #expect(north.project(latitude: -90, longitude: 10) == nil)
+    #expect(north.project(latitude: 90, longitude: 10) != nil)
+    let south = try SpheroidalLambertConformal(
+      major: Self.wgs84.major, minor: Self.wgs84.minor, truelat1: -30, truelat2: -60, standardLongitude: 0)
+    #expect(south.project(latitude: 90, longitude: 10) == nil)
+    #expect(south.project(latitude: -90, longitude: 10) != nil)
+  }
+
   @Test func inversesUndoTheProjections() throws {
     let conic = try SpheroidalLambertConformal(
       major: Self.wgs84.major, minor: Self.wgs84.minor, truelat1: -35, truelat2: -65, standardLongitude: 150)
