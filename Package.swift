@@ -36,7 +36,7 @@ let package = Package(
       pkgConfig: "netcdf",
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
-    .target(name: "NetCDF", dependencies: ["CNetCDF", "CVectorKernels"]),
+    .target(name: "NetCDF", dependencies: ["CNetCDF", "CVectorKernels", "Platform"]),
     // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
     // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
     // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
@@ -161,7 +161,8 @@ let package = Package(
     .target(
       name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
-    .testTarget(name: "NetCDFTests", dependencies: ["CVectorKernels", "NetCDF", "_TestSupport"]),
+    .testTarget(
+      name: "NetCDFTests", dependencies: ["CNetCDF", "CVectorKernels", "NetCDF", "Platform", "_TestSupport"]),
     .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
     .testTarget(
       name: "CubeFormatTests",
