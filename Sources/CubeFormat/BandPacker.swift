@@ -64,6 +64,8 @@ final class BandPacker: Sendable {
       self.finished = finished
       turns = (0...packer.metrics).map { _ in DispatchSemaphore(value: 0) }
       turns[0].signal()
+      // No metric: nothing to append, and done already.
+      if packer.metrics == 0 { finished() }
     }
 
     /// Packs and appends metrics until none is left to take.
