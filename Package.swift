@@ -36,7 +36,7 @@ let package = Package(
       pkgConfig: "netcdf",
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
-    .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+    .target(name: "NetCDF", dependencies: ["CNetCDF", "CVectorKernels", "Platform"]),
     // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
     // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
     // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
@@ -65,12 +65,15 @@ let package = Package(
     .target(name: "UTCTime"),
     .target(name: "Meteorology"),
     .target(name: "CPrefetch"),
+    // Ingest's loops over every value (quantizing, CF unpacking) in AVX2 or AVX-512, chosen
+    // at run time: the product is built for any x86-64, where Swift's vectors are SSE2's.
+    .target(name: "CVectorKernels"),
     .target(name: "CFileSystemType"),
     .target(name: "GridGeometry"),
     // Read leases on served cubes and the signal that reports their breaking: a signal
     // handler must be C.
     .target(name: "CCubeLease"),
-    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "Platform"]),
+    .target(name: "CubeFormat", dependencies: ["CPrefetch", "CCubeLease", "CVectorKernels", "Platform"]),
     .target(name: "PointQuery", dependencies: ["CubeFormat", "GridGeometry", "Meteorology", "UTCTime"]),
     // Store management (scanning, watching, pruning, the live catalog), apart from reading a
     // cube, which is PointQuery's. No package dependency, so that the fuzz build keeps it.
@@ -158,9 +161,12 @@ let package = Package(
     .target(
       name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
-    .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "_TestSupport"]),
+    .testTarget(
+      name: "NetCDFTests", dependencies: ["CNetCDF", "CVectorKernels", "NetCDF", "Platform", "_TestSupport"]),
     .testTarget(name: "GRIBTests", dependencies: ["GRIB", "CEcCodes", "GridGeometry", "UTCTime", "_TestSupport"]),
-    .testTarget(name: "CubeFormatTests", dependencies: ["CubeFormat", "GridGeometry", "PointQuery", "_TestSupport"]),
+    .testTarget(
+      name: "CubeFormatTests",
+      dependencies: ["CubeFormat", "CVectorKernels", "GridGeometry", "PointQuery", "_TestSupport"]),
     .testTarget(name: "UTCTimeTests", dependencies: ["UTCTime"]),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "_TestSupport"]),
     .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "_TestSupport"]),

@@ -16,7 +16,7 @@ final class BandPacker: Sendable {
 
   private let steps: Int
   private let metrics: Int
-  private let state: Mutex<Packed>
+  fileprivate let state: Mutex<Packed>
 
   init(output: CubeOutput, steps: Int, metrics: Int) {
     self.steps = steps
@@ -29,65 +29,77 @@ final class BandPacker: Sendable {
     state.withLock { body(&$0) }
   }
 
-  /// Packs the sealed `words`, metric by metric, exactly as a version 2 section over the
-  /// band's cells, and appends them to the output; false, with nothing written, when
-  /// `words` is not sealed.
+  /// Starts packing the sealed `words`, metric by metric, exactly as a version 2 section
+  /// over the band's cells, for threads to join (`Job.work()`); nil, with nothing written,
+  /// when `words` is not sealed. `finished` runs once the last metric is appended, on the
+  /// thread that appended it.
+  func job(_ words: BandWords, finished: @escaping @Sendable () -> Void = {}) -> Job? {
+    Job(packer: self, words: words, finished: finished)
+  }
+
+  /// One band's pack, which any number of threads may join (`work()`): each takes the next
+  /// metric no thread has taken, packs it into a buffer of its own and appends it once
+  /// every metric before it is appended, so the sub-sections go out in metric order.
   ///
-  /// With a `helper` queue (idle: the writer's own when nothing else is packed), the
-  /// metrics are packed two at a time, one on the calling thread and one on the helper,
-  /// each into a buffer of its own, and appended in metric order: the last band has no
-  /// derivation left to overlap its pack, which would otherwise leave a core idle.
-  func pack(_ words: BandWords, alongside helper: DispatchQueue? = nil) -> Bool {
-    let cells = words.cells
-    let steps = self.steps
-    let metrics = self.metrics
-    guard let helper, metrics > 1 else {
+  /// A band is packed on a background thread while the next band's steps are derived; a
+  /// thread that finds it unfinished when it needs the words back joins it rather than
+  /// waiting idle beside it (a global ingest's deriving threads waited a sixth of the run
+  /// so, one core idle), and the last band, with nothing to derive beside it, is packed by
+  /// two threads from the start.
+  final class Job: @unchecked Sendable {
+    private let packer: BandPacker
+    /// The band's words, sealed, and their rows (`[metric][step][cell]`), which stay valid
+    /// while the words are held here and sealed: they are reset only once the job is done.
+    private let words: BandWords
+    private let rows: UnsafeBufferPointer<UInt16>
+    private let cells: Int
+    private let next = Atomic<Int>(0)
+    /// `turns[m]` is signalled once metric m may be appended: every metric before it is.
+    private let turns: [DispatchSemaphore]
+    private let finished: @Sendable () -> Void
+
+    fileprivate init?(packer: BandPacker, words: BandWords, finished: @escaping @Sendable () -> Void) {
+      guard let rows = words.withSealedWords({ $0 }) else { return nil }
+      (self.packer, self.words, self.rows, self.cells) = (packer, words, rows, words.cells)
+      self.finished = finished
+      turns = (0...packer.metrics).map { _ in DispatchSemaphore(value: 0) }
+      turns[0].signal()
+      // No metric: nothing to append, and done already.
+      if packer.metrics == 0 { finished() }
+    }
+
+    /// Packs and appends metrics until none is left to take.
+    func work() {
+      let (steps, metrics) = (packer.steps, packer.metrics)
+      var metric = next.wrappingAdd(1, ordering: .relaxed).oldValue
+      guard metric < metrics else { return }
       var tile = [UInt16](repeating: 0, count: BandWriter.tileCells(steps: steps) * steps)
       var table = [UInt64](repeating: 0, count: cells)
-      let packed: Void? = words.withSealedWords { words in
-        state.withLock { packed in
-          for metric in 0..<metrics {
-            packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
-            let start = packed.output.offset
-            Self.pack(
-              metric: metric, of: words, cells: cells, steps: steps, tile: &tile, table: &table, into: &packed.output)
-            packed.subsectionOffsets.append(start)
-            packed.subsectionBytes.append(packed.output.offset - start)
-          }
+      var section = SectionBytes()
+      while metric < metrics {
+        section.removeAll()
+        BandPacker.pack(
+          metric: metric, of: rows, cells: cells, steps: steps, tile: &tile, table: &table, into: &section)
+        turns[metric].wait()
+        packer.state.withLock { packed in
+          packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
+          let start = packed.output.offset
+          section.bytes.withUnsafeBytes { packed.output.append($0) }
+          packed.subsectionOffsets.append(start)
+          packed.subsectionBytes.append(packed.output.offset - start)
         }
+        if metric == metrics - 1 { finished() }
+        turns[metric + 1].signal()
+        metric = next.wrappingAdd(1, ordering: .relaxed).oldValue
       }
-      return packed != nil
     }
-    // Metric m is appended once m - 1 is: turns[m] is signalled then.
-    let turns = (0...metrics).map { _ in DispatchSemaphore(value: 0) }
-    turns[0].signal()
-    let packed: Void? = words.withSealedWords { words in
-      // The words stay sealed, and so unchanged, until both workers are done.
-      nonisolated(unsafe) let words = words
-      let work: @Sendable (Int) -> Void = { worker in
-        var tile = [UInt16](repeating: 0, count: BandWriter.tileCells(steps: steps) * steps)
-        var table = [UInt64](repeating: 0, count: cells)
-        var section = SectionBytes()
-        for metric in stride(from: worker, to: metrics, by: 2) {
-          section.removeAll()
-          Self.pack(metric: metric, of: words, cells: cells, steps: steps, tile: &tile, table: &table, into: &section)
-          turns[metric].wait()
-          self.state.withLock { packed in
-            packed.output.pad(to: CubeLayout.aligned(packed.output.offset))
-            let start = packed.output.offset
-            section.bytes.withUnsafeBytes { packed.output.append($0) }
-            packed.subsectionOffsets.append(start)
-            packed.subsectionBytes.append(packed.output.offset - start)
-          }
-          turns[metric + 1].signal()
-        }
-      }
-      let helped = DispatchGroup()
-      helper.async(group: helped) { work(1) }
-      work(0)
-      helped.wait()
+
+    /// Waits until every metric is appended (and `finished` has run).
+    func wait() {
+      let last = turns[packer.metrics]
+      last.wait()
+      last.signal()
     }
-    return packed != nil
   }
 
   /// Packs metric `metric` of the band's `words` (`[metric][step][cell]`) into `sink`: its

@@ -34,9 +34,10 @@ final class BandWriter {
   /// as one contiguous row, and packing reads the rows a tile of cells at a time. Nil once
   /// published or abandoned.
   private var held: BandWords?
-  /// With `packsInBackground`: the other band's words, being packed, and the pack running.
+  /// With `packsInBackground`: the other band's words, being packed.
   private var spare: BandWords?
-  private let packing = DispatchGroup()
+  /// The pack of the band before the held one, while it may be running.
+  private var packing: BandPacker.Job?
   private let packingQueue = DispatchQueue(label: "nwpcube.band-packer")
   /// The first call that was refused, which `publish()` reports.
   private(set) var refusedWrite: String?
@@ -52,13 +53,23 @@ final class BandWriter {
   }
 
   /// The memory a band of `bandCells` cells takes: its words (twice when a band is packed
-  /// in the background while the next is filled), one sub-section's table of entries, the
-  /// tile of series being packed, and the output's staging.
+  /// in the background while the next is filled), what each of the two threads that may
+  /// pack a band at once holds (`BandPacker.Job`), and the output's staging.
   static func bandBytes(bandCells: Int, steps: Int, metrics: Int, packsInBackground: Bool = false) -> Int {
     (packsInBackground ? 2 : 1) * bandCells * steps * metrics * MemoryLayout<UInt16>.size
-      + bandCells * CubeLayout.cellEntryBytes
+      + 2 * packingBytes(bandCells: bandCells, steps: steps)
+      + CubeOutput.memoryBytes(largestItem: largestItem(steps: steps))
+  }
+
+  /// What one thread packing a band holds: its frames' table, its tile of series, and the
+  /// sub-section it packs a metric into (a table entry and at most 16 bits a value for each
+  /// cell, and the padding) until the sub-section may be appended.
+  static func packingBytes(bandCells: Int, steps: Int) -> Int {
+    bandCells * MemoryLayout<UInt64>.size
       + tileCells(steps: steps) * steps * MemoryLayout<UInt16>.size
-      + CubeOutput.stagingBytes(largestItem: largestItem(steps: steps))
+      + bandCells
+      * (CubeLayout.cellEntryBytes + SeriesFrame.payloadBytes(steps: steps, width: SeriesFrame.maximumWidth))
+      + CubeLayout.sectionPadding
   }
 
   /// Creates the temporary file and writes the geometry, for a header and positions that
@@ -201,22 +212,16 @@ final class BandWriter {
     let next = cells(ofBand: band + 1).count
     band += 1
     guard let words = held else { return }
-    // The previous band's pack is over: its words are this band's, or ready for the next.
-    packing.wait()
+    // The previous band's pack is over (this thread helps it there): its words are this
+    // band's, or ready for the next.
+    finishPacking()
     guard words.seal(reopening: next > 0 && !layout.packsInBackground) else {
       // Every write of a step ends before the call that packs its band is made: a claim
       // still held is the caller's fault, and the cube is not published.
       _ = refuse("band \(band - 1) was packed while a step of it was still being written", returning: 0)
       return
     }
-    guard next > 0 else {
-      // Nothing is derived any more: the background queue, idle, packs beside this thread.
-      if !packer.pack(words, alongside: packingQueue) {
-        _ = refuse("band \(band - 1) could not be packed", returning: 0)
-      }
-      return
-    }
-    if layout.packsInBackground {
+    if next > 0, layout.packsInBackground {
       held =
         spare
         ?? BandWords(
@@ -225,14 +230,24 @@ final class BandWriter {
     }
     // Once packed, the words are held again: for the band after the next with a second
     // set of words, for the next without (the last band may be shorter: the allocation of
-    // a full band is kept).
+    // a full band is kept). Failures are the output's, reported at `publish()`.
     let after = cells(ofBand: band + (layout.packsInBackground ? 1 : 0)).count
-    let packer = self.packer
-    packingQueue.async(group: packing) {
-      // Failures are the output's, reported at `publish()`; the words are sealed.
-      _ = packer.pack(words)
-      if after > 0 { _ = words.reset(cells: after) }
+    guard let job = packer.job(words, finished: { if after > 0 { _ = words.reset(cells: after) } }) else {
+      _ = refuse("band \(band - 1) could not be packed", returning: 0)
+      return
     }
+    packing = job
+    packingQueue.async { job.work() }
+    // Nothing is derived beside the last band: this thread packs it too.
+    if next == 0 { finishPacking() }
+  }
+
+  /// Joins the pack under way, if any, and waits for its end.
+  private func finishPacking() {
+    guard let job = packing else { return }
+    job.work()
+    job.wait()
+    packing = nil
   }
 
   /// Packs the bands left (those never written are missing throughout), writes the
@@ -244,7 +259,7 @@ final class BandWriter {
       throw CubeError(path: destination, reason: "cannot publish: a write was refused: \(refusedWrite)")
     }
     while band < bandCount { packBand() }
-    packing.wait()
+    finishPacking()
     held = nil
     spare = nil
     if let refusedWrite {
@@ -371,8 +386,10 @@ final class BandWriter {
   /// Discards the temporary file; nothing becomes visible.
   func abandon() {
     guard descriptor >= 0 else { return }
-    // A band being packed in the background writes to the file until it is done.
-    packing.wait()
+    // A band being packed in the background writes to the file until it is done, and so
+    // does the output's write in flight.
+    finishPacking()
+    packer.withPacked { $0.output.stopWriting() }
     Posix.close(descriptor)
     try? Posix.unlink(temporaryPath)
     descriptor = -1

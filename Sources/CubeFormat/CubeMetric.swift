@@ -1,3 +1,5 @@
+import CVectorKernels
+
 /// One entry of a cube's metric table: how its 16-bit values decode.
 public struct CubeMetric: Sendable, Equatable {
   /// The metric's name (at most 23 UTF-8 bytes).
@@ -47,6 +49,50 @@ public struct CubeMetric: Sendable, Equatable {
   /// Quantizes `values` into `words` (as many), as `quantize(_:)` does each value, with
   /// missing for NaN and for every value it cannot represent; returns the index of the
   /// first such value that is not NaN, nil when every value fits.
+  public func quantize(_ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>) -> Int? {
+    quantize(values, into: words, checking: -Double.infinity...Double.infinity).unrepresentable
+  }
+
+  /// Quantizes `values` into `words` as `quantize(_:into:)` does, and tells, from the same
+  /// pass, whether every value is NaN or a finite number within `plausible`: a caller that
+  /// guards the values against a range before it stores them (ingest's last check of a
+  /// derived metric) needs to read them only once when they pass, as nearly all do, rather
+  /// than once to check them and again, from further down the memory hierarchy, to store
+  /// them. When some value does not pass, the words are those of the values as given, and
+  /// the caller guards the values and stores them again.
+  ///
+  /// The CPU's widest vector kernel (`CVectorKernels`) does the leading values, and
+  /// `quantizeInSwift` the rest, or all of them on a CPU without one.
+  public func quantize(
+    _ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>,
+    checking plausible: ClosedRange<Double>
+  ) -> (unrepresentable: Int?, plausible: Bool) {
+    quantize(values, into: words, checking: plausible, level: nwp_vector_level())
+  }
+
+  /// `quantize(_:into:checking:)` with the vector kernel capped at `level` (0: none), so
+  /// that tests can compare every level's words.
+  func quantize(
+    _ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>,
+    checking plausible: ClosedRange<Double>, level: Int32
+  ) -> (unrepresentable: Int?, plausible: Bool) {
+    var unfit = false
+    var outside = false
+    let done =
+      values.baseAddress.map {
+        nwp_quantize(
+          $0, words, values.count, offset, scale, plausible.lowerBound, plausible.upperBound, level, &unfit, &outside)
+      } ?? 0
+    let rest = quantizeInSwift(
+      UnsafeBufferPointer(rebasing: values[done...]), into: words + done, checking: plausible)
+    let passed = rest.plausible && !outside
+    guard unfit || rest.unrepresentable else { return (nil, passed) }
+    // Rare: an unrepresentable value ends the ingest, so finding it again costs nothing.
+    return (values.firstIndex { quantize($0) == nil }, passed)
+  }
+
+  /// The portable form of `quantize(_:into:checking:)`: whether some value that is not NaN
+  /// is unrepresentable, and whether all are plausible.
   ///
   /// Eight values to a vector, without a branch or a checked conversion per value (the
   /// compiler left the scalar form of this loop scalar): the ratio, clamped to 0 when
@@ -59,23 +105,10 @@ public struct CubeMetric: Sendable, Equatable {
   /// The comparisons' masks are used as their lanes' bits (all ones where true), with
   /// bitwise selects: combined as `SIMDMask`s, the compiler narrowed and widened them
   /// between every step, and the loop took 60 % longer.
-  @inlinable
-  public func quantize(_ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>) -> Int? {
-    quantize(values, into: words, checking: -Double.infinity...Double.infinity).unrepresentable
-  }
-
-  /// Quantizes `values` into `words` as `quantize(_:into:)` does, and tells, from the same
-  /// pass, whether every value is NaN or a finite number within `plausible`: a caller that
-  /// guards the values against a range before it stores them (ingest's last check of a
-  /// derived metric) needs to read them only once when they pass, as nearly all do, rather
-  /// than once to check them and again, from further down the memory hierarchy, to store
-  /// them. When some value does not pass, the words are those of the values as given, and
-  /// the caller guards the values and stores them again.
-  @inlinable
-  public func quantize(
+  private func quantizeInSwift(
     _ values: UnsafeBufferPointer<Double>, into words: UnsafeMutablePointer<UInt16>,
     checking plausible: ClosedRange<Double>
-  ) -> (unrepresentable: Int?, plausible: Bool) {
+  ) -> (unrepresentable: Bool, plausible: Bool) {
     typealias Values = SIMD8<Double>
     typealias Bits = SIMD8<UInt64>
     @inline(__always) func lanes(_ mask: SIMDMask<SIMD8<Int64>>) -> Bits { unsafeBitCast(mask, to: Bits.self) }
@@ -124,9 +157,7 @@ public struct CubeMetric: Sendable, Equatable {
         || value.magnitude == .infinity
     }
     let passed = implausible == .zero && !tailImplausible
-    guard unrepresentable != .zero || tailUnrepresentable else { return (nil, passed) }
-    // Rare: an unrepresentable value ends the ingest, so finding it again costs nothing.
-    return (values.firstIndex { quantize($0) == nil }, passed)
+    return (unrepresentable != .zero || tailUnrepresentable, passed)
   }
 
   /// The value of a stored word, nil when missing.

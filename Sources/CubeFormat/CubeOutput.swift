@@ -18,23 +18,29 @@ import Platform
 /// staging is aligned for it. Where the file system refuses (tmpfs, any system but
 /// Linux), the first refusal turns every later write back to the page cache, as before.
 /// Either way the file's bytes are the same, and durability is the `fsync`'s.
+///
+/// The writes are made on a thread of their own (`OutputWrites`) from one of two staging
+/// buffers while the other fills.
 struct CubeOutput {
   /// Where writes end in the file: large enough for few system calls, small enough that the
   /// staging stays small beside a band's words.
   static let writeAlignment = 1 << 20
-  /// Bytes of staging for items of up to `largestItem` bytes (`withSpace`): what may stay
-  /// unwritten (up to an alignment and a block not yet hashed) and a write's worth, then
-  /// one item.
+  /// Bytes of one staging buffer for items of up to `largestItem` bytes (`withSpace`): what
+  /// may stay unwritten (up to an alignment and a block not yet hashed) and a write's
+  /// worth, then one item.
   static func stagingBytes(largestItem: Int) -> Int {
     2 * writeAlignment + CubeLayout.Version3.checksumBlockBytes + largestItem
   }
 
-  private let descriptor: Int32
+  /// The memory an output takes: its two staging buffers.
+  static func memoryBytes(largestItem: Int) -> Int { 2 * stagingBytes(largestItem: largestItem) }
+
   /// Where the checksummed part of the file starts.
   let start: Int
-  private let staging: AlignedBytes
-  /// Whether aligned writes still go past the page cache: until the first refusal.
-  private var writesDirect = true
+  /// The buffer being filled, and the one being written (or free).
+  private var staging: AlignedBytes
+  private var writing: AlignedBytes
+  private let writes: OutputWrites
   /// The file offset of `staging[0]`: everything before it is written.
   private var stagedFrom: Int
   private var staged = 0
@@ -44,7 +50,8 @@ struct CubeOutput {
   private var hashing = true
   /// The XXH64 of every block so far.
   private(set) var checksums: [UInt64] = []
-  /// The first error, as text; later writes do nothing.
+  /// The first error, as text, once `flush()` has waited for every write; later writes do
+  /// nothing.
   private(set) var failure: String?
   /// The system's page size, for the first write.
   private let pageBytes = Posix.pageSize
@@ -52,12 +59,13 @@ struct CubeOutput {
   /// An output at file offset `start` of `descriptor` for items of up to `largestItem`
   /// bytes.
   init(descriptor: Int32, start: Int, largestItem: Int) {
-    self.descriptor = descriptor
     self.start = start
     stagedFrom = start
     hashedTo = start
-    staging = AlignedBytes(
-      count: Self.stagingBytes(largestItem: max(largestItem, 1)), alignment: Posix.directAlignment)
+    let bytes = Self.stagingBytes(largestItem: max(largestItem, 1))
+    staging = AlignedBytes(count: bytes, alignment: Posix.directAlignment)
+    writing = AlignedBytes(count: bytes, alignment: Posix.directAlignment)
+    writes = OutputWrites(descriptor: descriptor)
   }
 
   /// The file offset of the next byte.
@@ -131,11 +139,17 @@ struct CubeOutput {
     return checksums
   }
 
-  /// Writes every staged byte; nothing may be appended afterwards.
+  /// Writes every staged byte and waits for every write; nothing may be appended
+  /// afterwards.
   mutating func flush() {
     hashBlocks(partial: !hashing)
     write(upTo: offset)
+    failure = writes.finish()
   }
+
+  /// Waits for the write in flight, so that the file may be closed: an output abandoned
+  /// without `flush()`.
+  func stopWriting() { writes.finish() }
 
   /// Takes the checksum of every whole block staged (and of a last, partial block when
   /// `partial`).
@@ -160,54 +174,24 @@ struct CubeOutput {
     write(upTo: hashedTo / Self.writeAlignment * Self.writeAlignment)
   }
 
-  /// Writes the staged bytes before file offset `end` (nothing when it is not past
-  /// `stagedFrom`) and moves the rest to the front of the staging. The part of the page
-  /// the header shares goes out alone, so that its folio is one page.
+  /// Starts writing the staged bytes before file offset `end` (nothing when it is not past
+  /// `stagedFrom`) and moves the rest to the front of the other staging buffer, once that
+  /// buffer's write is over, to fill next. The part of the page the header shares goes out
+  /// alone, so that its folio is one page.
   private mutating func write(upTo end: Int) {
     let firstPage = start / pageBytes * pageBytes + pageBytes
     if stagedFrom == start, start % pageBytes != 0, end > firstPage { write(upTo: firstPage) }
     let count = end - stagedFrom
     guard count > 0 else { return }
-    if failure == nil {
-      let offset = stagedFrom
-      let bytes = UnsafeRawBufferPointer(rebasing: staging.bytes[..<count])
-      let direct = writeDirect(bytes, at: offset)
-      if direct < count {
-        failure = Self.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[direct...]), at: offset + direct)
-        // Not the part of the page the header shares: the header dirties that page again
-        // at the end, and a page written back in between would count (and be written) twice.
-        if failure == nil, (offset + direct) % pageBytes == 0 {
-          startWriteback(from: offset + direct, count: count - direct)
-        }
-      }
-    }
+    writes.finish()
     let rest = staged - count
-    if let base = staging.bytes.baseAddress, rest > 0 { base.copyMemory(from: base + count, byteCount: rest) }
+    if let from = staging.bytes.baseAddress, let to = writing.bytes.baseAddress, rest > 0 {
+      to.copyMemory(from: from + count, byteCount: rest)
+    }
+    writes.start(UnsafeRawBufferPointer(rebasing: staging.bytes[..<count]), at: stagedFrom)
+    swap(&staging, &writing)
     stagedFrom = end
     staged = rest
-  }
-
-  /// Writes `bytes` at `offset` past the page cache when the file system allows it and the
-  /// write is aligned for it (the staging always is; the offset and count are, but for the
-  /// part of the page the header shares and the last write); returns the bytes so written,
-  /// which the caller writes through the page cache when fewer than all. A refusal turns
-  /// direct writes off for good: a file system that refuses one refuses them all.
-  private mutating func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-    let alignment = Posix.directAlignment
-    guard writesDirect, offset % alignment == 0, bytes.count % alignment == 0, !bytes.isEmpty else { return 0 }
-    let written = (try? Posix.pwriteDirect(descriptor, bytes, at: offset)) ?? 0
-    // A refusal ends direct writes, and so does a short write, whose rest may not be aligned.
-    if written != bytes.count { writesDirect = false }
-    return written
-  }
-
-  /// Has the device start writing the `count` bytes just written at `offset`, without
-  /// waiting: the final `fsync` then finds little left to write, where it found the whole
-  /// cube (hundreds of MB) dirty and the process waited for all of it. Durability is still
-  /// the `fsync`'s alone. A refusal costs nothing but the overlap: the `fsync` writes what
-  /// is left, and reports any error of the device.
-  private func startWriteback(from offset: Int, count: Int) {
-    Posix.startWriteback(descriptor, from: offset, count: count)
   }
 
   /// Writes all of `bytes` at `offset` of `descriptor` with `pwrite`, again after a short

@@ -96,28 +96,41 @@ extension CurvilinearGrid {
   /// The orientation test: the turn at every corner of every quad, signed against the
   /// quad's own outward normal, must have the sign most corners have. One pass, remembering
   /// the first corner of either sign and the first that does not turn at all.
+  ///
+  /// A quad's cells are a tuple, not an array: an array a quad was a million allocations
+  /// on a global grid, most of the check's time, and the check runs before the first step.
   private func checkOrientation(_ points: [UnitVector]) throws(GeometryError) {
     var counts = (positive: 0, negative: 0)
     var first:
       (positive: (quad: Int, corner: Int)?, negative: (quad: Int, corner: Int)?, flat: (quad: Int, corner: Int)?)
-    for quad in 0..<((width - 1) * (height - 1)) {
-      let corners = quadCorners(quad)
-      let normal = corners.reduce(UnitVector(x: 0, y: 0, z: 0)) { $0.plus(points[$1]) }
-      for k in 0..<4 {
-        let (previous, here, next) = (points[corners[(k + 3) % 4]], points[corners[k]], points[corners[(k + 1) % 4]])
-        let incoming = here.minus(previous)
-        let outgoing = next.minus(here)
-        // A side between two cells on a pole has no direction; its corners say nothing.
-        guard incoming.length > Self.samePoint, outgoing.length > Self.samePoint else { continue }
-        let turn = incoming.cross(outgoing).dot(normal)
-        if turn > 0 {
-          counts.positive += 1
-          first.positive = first.positive ?? (quad, k)
-        } else if turn < 0 {
-          counts.negative += 1
-          first.negative = first.negative ?? (quad, k)
-        } else {
-          first.flat = first.flat ?? (quad, k)
+    points.withUnsafeBufferPointer { points in
+      for row in 0..<Swift.max(height - 1, 0) {
+        for column in 0..<Swift.max(width - 1, 0) {
+          let quad = row * (width - 1) + column
+          let corners = quadCorners(quad)
+          let p = (points[corners.0], points[corners.1], points[corners.2], points[corners.3])
+          let normal = p.0.plus(p.1).plus(p.2).plus(p.3)
+          // The corner `k` at `here`, between `previous` and `next` counter-clockwise.
+          func corner(_ k: Int, _ previous: UnitVector, _ here: UnitVector, _ next: UnitVector) {
+            let incoming = here.minus(previous)
+            let outgoing = next.minus(here)
+            // A side between two cells on a pole has no direction; its corners say nothing.
+            guard incoming.length > Self.samePoint, outgoing.length > Self.samePoint else { return }
+            let turn = incoming.cross(outgoing).dot(normal)
+            if turn > 0 {
+              counts.positive += 1
+              first.positive = first.positive ?? (quad, k)
+            } else if turn < 0 {
+              counts.negative += 1
+              first.negative = first.negative ?? (quad, k)
+            } else {
+              first.flat = first.flat ?? (quad, k)
+            }
+          }
+          corner(0, p.3, p.0, p.1)
+          corner(1, p.0, p.1, p.2)
+          corner(2, p.1, p.2, p.3)
+          corner(3, p.2, p.3, p.0)
         }
       }
     }
@@ -125,16 +138,17 @@ extension CurvilinearGrid {
     let candidates = [wrong, first.flat].compactMap { $0 }
     guard let bad = candidates.min(by: { ($0.quad, $0.corner) < ($1.quad, $1.corner) }) else { return }
     let corners = quadCorners(bad.quad)
+    let here = [corners.0, corners.1, corners.2, corners.3][bad.corner]
     throw .invalidGrid(
-      "\(describe(corners[bad.corner])) folds the grid: the quad \(indices(corners[0]))–\(indices(corners[2])) turns the other way there than the rest of the grid (a reversed, crossed or misplaced row or column)"
+      "\(describe(here)) folds the grid: the quad \(indices(corners.0))–\(indices(corners.2)) turns the other way there than the rest of the grid (a reversed, crossed or misplaced row or column)"
     )
   }
 
   /// Quad `quad`'s cells (quads numbered like cells, `width − 1` a row) counter-clockwise
   /// in index space: (i, j), (i+1, j), (i+1, j+1), (i, j+1).
-  private func quadCorners(_ quad: Int) -> [Int] {
+  private func quadCorners(_ quad: Int) -> (Int, Int, Int, Int) {
     let southWest = (quad / (width - 1)) * width + quad % (width - 1)
-    return [southWest, southWest + 1, southWest + width + 1, southWest + width]
+    return (southWest, southWest + 1, southWest + width + 1, southWest + width)
   }
 
   /// A chord of the unit sphere as a distance on the Earth, for messages.

@@ -45,8 +45,9 @@ enum CubePublisher {
     _ plan: IngestPlan, store: String, model: String, precision: [Metric: Double] = [:], schedule: Schedule,
     geometry: ProjectionCheck.Outcome
   ) throws(IngestError) -> Ingestor.Published {
-    // The grid needs no check here: every convention validates each input file's grid
-    // (`InputGrid.validated()`, naming the file and its variables) before it makes a plan.
+    // Every convention validates each input file's grid (`InputGrid.validated()`, naming
+    // the file and its variables) before it makes a plan, but for a CF lattice's, whose
+    // check runs beside the derivation and is awaited before publishing (`gridCheck`).
     let first = plan.steps[0]
     let run = UTC.runIdentifier(plan.runStart)
     let header = CubeHeader(
@@ -114,10 +115,19 @@ enum CubePublisher {
         throw error
       }
     }
-    // Every step is read: a field too much of which is implausible refuses the run.
+    // Every step is read: a field too much of which is implausible refuses the run, and so
+    // does the grid's check, when it ran beside the derivation.
     if let refusal = plan.screen.refusal() {
       writer.abandon()
       throw refusal
+    }
+    if let check = plan.gridCheck {
+      do {
+        _ = try check.grid()
+      } catch {
+        writer.abandon()
+        throw error
+      }
     }
     do {
       let path = try writer.publish()

@@ -57,6 +57,11 @@ struct IngestPlan {
   /// Fields the convention decodes whole, which a band after the first decodes again
   /// unless they are kept (`spareMemory`): how many, and the bytes each takes kept.
   var wholeFields: (count: Int, bytes: Double) = (0, 0)
+  /// The check of the grid (`InputGrid.validated()`), when it is still running beside the
+  /// derivation (a CF run's first file's: a million cells of a global grid, on the path to
+  /// the first step otherwise). Its refusal outranks any other error of the domain, and the
+  /// cube is published only once it has passed.
+  var gridCheck: BackgroundGridCheck? = nil
 }
 
 extension IngestPlan {

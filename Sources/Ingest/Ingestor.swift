@@ -107,44 +107,59 @@ public enum Ingestor {
     var published: [Published] = []
     var warnings: [String] = []
     var costs: [IngestCost] = []
-    for conventionPlan in plans {
-      // The neighbourhood share of rain is computed alike for every convention, from the
-      // plan's own rain; its reach is part of each band's rows. The projection is checked
-      // once: the warning, the cube's record and its locator index share the outcome.
-      var (plan, geometry) = prepared(
-        conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
-      plan.inputConvention = convention.input
-      if let problem = geometry.unlocatable {
-        throw IngestError(
-          path: plan.steps[0].path,
-          reason:
-            "no locator can find points on this grid: it is not a latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
-        )
+    for plan in plans {
+      do {
+        let domain = try ingest(plan, convention: convention, options: options, maxMemory: maxMemory)
+        published.append(domain.published)
+        warnings += domain.warnings
+        costs.append(domain.cost)
+      } catch {
+        // A refusal of the grid by its check, which may still be running beside the
+        // derivation, outranks the domain's other errors, as when the check came first.
+        throw plan.gridCheck?.preferring(error) ?? error
       }
-      let cost = IngestCost(
-        width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
-        metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
-        haloRows: plan.haloRows, budget: maxMemory,
-        chunked: IngestCost.isChunked(plan.steps[0].path),
-        wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0, stepFields: plan.stepFields,
-        neighbourhood: plan.neighbourhoodBytes, wholeFields: plan.wholeFields)
-      try cost.require(store: options.store, path: plan.steps[0].path)
-      // The fields the plan keeps, and whatever else the budget leaves.
-      if cost.bands > 1 {
-        plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory + cost.keptBytes)))
-      }
-      costs.append(cost)
-      warnings += plan.warnings
-      if let warning = geometry.warning { warnings.append(warning) }
-      published.append(
-        try CubePublisher.publish(
-          plan, store: options.store, model: options.model ?? plan.model ?? convention.rawValue,
-          precision: options.precision, cost: cost, geometry: geometry))
-      warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
     }
     return Report(
       convention: convention, published: published, warnings: warnings, removedTemporaryFiles: removed,
       costs: costs)
+  }
+
+  /// Publishes the cube of one domain's `plan`; its cost and warnings.
+  private static func ingest(
+    _ conventionPlan: IngestPlan, convention: Convention, options: Options, maxMemory: Int
+  ) throws(IngestError) -> (published: Published, warnings: [String], cost: IngestCost) {
+    // The neighbourhood share of rain is computed alike for every convention, from the
+    // plan's own rain; its reach is part of each band's rows. The projection is checked
+    // once: the warning, the cube's record and its locator index share the outcome.
+    var (plan, geometry) = prepared(
+      conventionPlan, rainStep: options.precision[.rain] ?? Metric.rain.step ?? 0.1, names: .of(convention))
+    plan.inputConvention = convention.input
+    if let problem = geometry.unlocatable {
+      throw IngestError(
+        path: plan.steps[0].path,
+        reason:
+          "no locator can find points on this grid: it is not a latitude/longitude lattice, no map projection locates it, and the generic locator refuses it: \(problem)"
+      )
+    }
+    let cost = IngestCost(
+      width: plan.width, height: plan.height, steps: plan.steps.count, levels: plan.levels,
+      metrics: plan.metrics.count, positions: plan.motion?.positions.count ?? 1, terrain: plan.terrain != nil,
+      haloRows: plan.haloRows, budget: maxMemory,
+      chunked: IngestCost.isChunked(plan.steps[0].path),
+      wholeFieldReads: convention == .grib ? IngestCost.gribFieldsDecoded : 0, stepFields: plan.stepFields,
+      neighbourhood: plan.neighbourhoodBytes, wholeFields: plan.wholeFields)
+    try cost.require(store: options.store, path: plan.steps[0].path)
+    // The fields the plan keeps, and whatever else the budget leaves.
+    if cost.bands > 1 {
+      plan.spareMemory?(Swift.max(0, Int(Double(maxMemory) - cost.memory + cost.keptBytes)))
+    }
+    var warnings = plan.warnings
+    if let warning = geometry.warning { warnings.append(warning) }
+    let published = try CubePublisher.publish(
+      plan, store: options.store, model: options.model ?? plan.model ?? convention.rawValue,
+      precision: options.precision, cost: cost, geometry: geometry)
+    warnings += plan.screen.warnings(width: plan.width, grid: plan.grid(at:))
+    return (published, warnings, cost)
   }
 
   /// `plan` with its precipitation neighbourhood, and the check of its projection, made at

@@ -21,8 +21,9 @@ final class OpenInputs: Sendable {
     var overflow: NCFile?
   }
   private let state = Mutex(State())
-  /// Well under the usual limit of 1,024 descriptors, leaving room for the cube and the
-  /// store's other files.
+  /// Well under the usual limit of 1,024 descriptors even at two a file (libnetcdf's, and
+  /// a classic file's own for its reads: `NCFile.classicReads`), leaving room for the cube
+  /// and the store's other files.
   let capacity: Int
 
   init(capacity: Int = 256) {

@@ -1,3 +1,5 @@
+import CVectorKernels
+
 /// The CF conventions' packing and masking attributes of one variable.
 ///
 /// Masking is decided on the raw (packed) value, as the CF conventions require, and
@@ -33,6 +35,13 @@ struct CFPacking {
   /// The unpacked values of raw floats, widened exactly first (as libnetcdf's conversion to
   /// double does), so that masking and arithmetic see the same numbers.
   func unpacked(_ raw: UnsafeBufferPointer<Float>) -> [Double] {
+    unpacked(raw, level: nwp_vector_level())
+  }
+
+  /// `unpacked(_:)` with the vector kernel capped at `level` (0: none), so that tests can
+  /// compare every level's values. With one fill value, the CPU's widest kernel
+  /// (`CVectorKernels`) does the leading values, and the loop below the rest.
+  func unpacked(_ raw: UnsafeBufferPointer<Float>, level: Int32) -> [Double] {
     [Double](unsafeUninitializedCapacity: raw.count) { values, initialized in
       if missing.count == 1, let fill = missing.first, !validMin.isNaN, !validMax.isNaN {
         // The usual case (one fill value) without the search through `missing`: the same
@@ -51,6 +60,9 @@ struct CFPacking {
         let (scales, offsets) = (SIMD4(repeating: scale), SIMD4(repeating: offset))
         let nans = Bits(repeating: Double.nan.bitPattern)
         var index = 0
+        if let input = raw.baseAddress, let output = values.baseAddress {
+          index = nwp_unpack_floats(input, output, raw.count, scale, offset, low, high, fill, level)
+        }
         if let output = values.baseAddress {
           let output = UnsafeMutableRawPointer(output)
           while index + 4 <= raw.count {

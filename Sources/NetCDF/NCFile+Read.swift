@@ -1,4 +1,5 @@
 import CNetCDF
+import Platform
 
 extension NCFile {
   /// Reads a hyperslab as `Double`s, converting from the stored type (`nc_get_vara_double`),
@@ -49,10 +50,49 @@ extension NCFile {
     let total = count.reduce(1, *)
     let floats = UnsafeMutableBufferPointer<Float>.allocate(capacity: total)
     defer { floats.deallocate() }
-    try NCLibrary.call("nc_get_vara_float", path: path, variable: variable.name) {
-      nc_get_vara_float(ncid, variable.id, start, count, floats.baseAddress)
+    if let classic = classicReads, let placement = classic.layout.describes(variable),
+      let run = classic.layout.contiguousRun(of: placement, shape: variable.shape, start: start, count: count)
+    {
+      try readBigEndianFloats(into: floats, at: run.offset, from: classic.descriptor, variable: variable.name)
+    } else {
+      try NCLibrary.call("nc_get_vara_float", path: path, variable: variable.name) {
+        nc_get_vara_float(ncid, variable.id, start, count, floats.baseAddress)
+      }
     }
     return CFPacking(variable).unpacked(UnsafeBufferPointer(floats))
+  }
+
+  /// Reads `floats.count` big-endian floats at file offset `offset` of `descriptor` (this
+  /// classic file's own descriptor: `ClassicLayout`) into `floats`, with `pread` and no lock.
+  private func readBigEndianFloats(
+    into floats: UnsafeMutableBufferPointer<Float>, at offset: Int, from descriptor: Int32, variable: String
+  ) throws(NCError) {
+    guard isOpen.load(ordering: .acquiring) else {
+      throw NCError(code: NC_EBADID, reason: "the file is closed", path: path, variable: variable)
+    }
+    let bytes = UnsafeMutableRawBufferPointer(floats)
+    var done = 0
+    while done < bytes.count {
+      let read: Int
+      do {
+        read = try Posix.pread(
+          descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
+      } catch {
+        throw NCError(
+          code: NC_EIO, reason: "cannot read \(bytes.count - done) bytes at offset \(offset + done): \(error.text)",
+          path: path, variable: variable)
+      }
+      guard read > 0 else {
+        throw NCError(
+          code: NC_ETRUNC,
+          reason:
+            "the file ends at byte \(offset + done), within the values its header places at bytes \(offset)..<\(offset + bytes.count): truncated?",
+          path: path, variable: variable)
+      }
+      done += read
+    }
+    let words = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: UInt32.self)
+    for index in 0..<floats.count { words[index] = UInt32(bigEndian: words[index]) }
   }
 
   /// Reads a `char` variable's hyperslab as one string per row of its last dimension

@@ -6,11 +6,17 @@ public enum NCFormat: Sendable {
   case netcdf4
   /// Classic 64-bit-offset (CDF-2), what WRF writes by default.
   case classic64BitOffset
+  /// The original classic format (CDF-1, 32-bit offsets), MM5's converters' and old tools'.
+  case classic
+  /// CDF-5 (64-bit counts and offsets, PnetCDF's).
+  case cdf5
 
   var mode: Int32 {
     switch self {
     case .netcdf4: NC_NETCDF4 | NC_CLOBBER
     case .classic64BitOffset: NC_64BIT_OFFSET | NC_CLOBBER
+    case .classic: NC_CLOBBER
+    case .cdf5: NC_64BIT_DATA | NC_CLOBBER
     }
   }
 }

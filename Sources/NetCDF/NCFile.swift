@@ -1,4 +1,5 @@
 import CNetCDF
+import Platform
 import Synchronization
 
 /// An open NetCDF file (classic, 64-bit offset, or NetCDF-4/HDF5).
@@ -22,7 +23,13 @@ public final class NCFile: @unchecked Sendable {
   public internal(set) var globalAttributes: [String: NCAttribute]
 
   let ncid: Int32
-  private let isOpen = Atomic<Bool>(true)
+  let isOpen = Atomic<Bool>(true)
+  /// A classic-format file opened for reading: a descriptor of its own and the layout of
+  /// its variables, through which contiguous float reads bypass libnetcdf and its lock
+  /// (`ClassicLayout`). Set once, by `open`, before the handle is shared; the descriptor is
+  /// closed when the handle is released, so that no read still under way can meet a
+  /// descriptor closed, or reused by another file, under it.
+  private(set) var classicReads: (descriptor: Int32, layout: ClassicLayout)?
 
   private init(path: String, ncid: Int32) throws(NCError) {
     self.path = path
@@ -43,13 +50,31 @@ public final class NCFile: @unchecked Sendable {
     try self.init(path: path, ncid: ncid)
   }
 
-  deinit { close() }
+  deinit {
+    close()
+    if let classicReads { Posix.close(classicReads.descriptor) }
+  }
 
   /// Opens an existing file read-only (`nc_open`).
   public static func open(_ path: String) throws(NCError) -> NCFile {
+    try open(path, classicReads: true)
+  }
+
+  /// Opens `path` read-only, reading a classic-format file's contiguous float runs itself
+  /// (`ClassicLayout`) when `classicReads`, through libnetcdf alone otherwise (tests compare
+  /// the two).
+  static func open(_ path: String, classicReads: Bool) throws(NCError) -> NCFile {
     var ncid: Int32 = 0
     try NCLibrary.call("nc_open", path: path) { nc_open(path, NC_NOWRITE, &ncid) }
-    return try NCFile(path: path, ncid: ncid)
+    let file = try NCFile(path: path, ncid: ncid)
+    if classicReads, let descriptor = try? Posix.open(path, .readOnly) {
+      if let layout = ClassicLayout.read(descriptor: descriptor) {
+        file.classicReads = (descriptor, layout)
+      } else {
+        Posix.close(descriptor)
+      }
+    }
+    return file
   }
 
   /// Opens `path`, runs `body` and closes the file whatever happens.

@@ -1,3 +1,4 @@
+import CVectorKernels
 import Dispatch
 import Testing
 import _TestSupport
@@ -6,8 +7,12 @@ import _TestSupport
 
 /// A band's words are filled by several threads, a step each, through claims
 /// (`BandWords`), and each row is quantized in one vectorisable pass
-/// (`CubeMetric.quantize(_:into:)`).
+/// (`CubeMetric.quantize(_:into:)`), in the widest vectors the CPU has: every level this
+/// CPU runs (`nwp_vector_level`, 0 being the portable Swift loop) is checked alike.
 @Suite struct BandWordsTests {
+  /// The vector kernel levels this CPU runs, the portable loop (0) first.
+  static let levels = Array(Int32(0)...nwp_vector_level())
+
   /// The word of `value` from the definition of quantization: `((value − offset) / scale)`
   /// rounded half away from zero, in 0…65534; missing for NaN; nil when unrepresentable.
   static func definedWord(_ value: Double, _ metric: CubeMetric) -> UInt16? {
@@ -27,7 +32,8 @@ import _TestSupport
     return ratios
   }()
 
-  @Test func aRowIsQuantizedToTheDefinedWordOfEveryValue() {
+  @Test(arguments: levels)
+  func aRowIsQuantizedToTheDefinedWordOfEveryValue(level: Int32) {
     var random = TestRandom(seed: 29)
     for metric in [
       CubeMetric(name: "a", unit: "u", temporal: 0, scale: 1, offset: 0),
@@ -43,15 +49,27 @@ import _TestSupport
       values += (0..<2_000).map { _ in
         metric.offset + metric.scale * (random.uniform(-3...65_537).rounded(.down) + 0.5)
       }
-      for count in [1, 3, 7, 8, 9, 17, values.count] {
-        let row = Array(values.prefix(count))
-        var words = [UInt16](repeating: 1, count: count)
-        let first = row.withUnsafeBufferPointer { values in
-          words.withUnsafeMutableBufferPointer { metric.quantize(values, into: $0.baseAddress!) }
+      // Every count and start near the vectors' eight values, so that each value is met
+      // in every lane, in the tail the kernel leaves, and at an address the kernel's loads
+      // do not find aligned.
+      for count in [1, 3, 7, 8, 9, 15, 16, 17, values.count - 3] {
+        for start in 0..<3 {
+          let row = Array(values[start..<start + count])
+          var words = [UInt16](repeating: 1, count: count)
+          let first = values.withUnsafeBufferPointer { values in
+            words.withUnsafeMutableBufferPointer {
+              metric.quantize(
+                UnsafeBufferPointer(rebasing: values[start..<start + count]), into: $0.baseAddress!,
+                checking: -.infinity...(.infinity), level: level
+              ).unrepresentable
+            }
+          }
+          let label = "\(metric.name), \(count) values from \(start), level \(level)"
+          let expected = row.map { Self.definedWord($0, metric) ?? CubeMetric.missing }
+          #expect(words == expected, "\(label)")
+          #expect(first == row.firstIndex { Self.definedWord($0, metric) == nil }, "\(label)")
         }
-        let expected = row.map { Self.definedWord($0, metric) ?? CubeMetric.missing }
-        #expect(words == expected, "\(metric.name), \(count) values")
-        #expect(first == row.firstIndex { Self.definedWord($0, metric) == nil }, "\(metric.name), \(count) values")
+        let row = Array(values.prefix(count))
         // The word of one value is the same.
         #expect(row.map { metric.quantize($0) } == row.map { Self.definedWord($0, metric) })
       }
@@ -62,7 +80,8 @@ import _TestSupport
   /// the plain pass gives, the same first unrepresentable value, and says a row passes
   /// exactly when each value is NaN or a finite number within the range, wherever a
   /// failing value falls (among the eight-at-a-time values or in the tail).
-  @Test func theCheckingPassStoresTheSameWordsAndFindsEveryImplausibleValue() {
+  @Test(arguments: levels)
+  func theCheckingPassStoresTheSameWordsAndFindsEveryImplausibleValue(level: Int32) {
     var random = TestRandom(seed: 2_029)
     let metric = CubeMetric(name: "hum", unit: "%", temporal: 0, scale: 0.05, offset: -150)
     for range in [0.0...100.0, -50.0...(-50.0), -Double.infinity...Double.infinity, 1e300...Double.infinity] {
@@ -86,11 +105,11 @@ import _TestSupport
             }
             let once = row.withUnsafeBufferPointer { values in
               checked.withUnsafeMutableBufferPointer {
-                metric.quantize(values, into: $0.baseAddress!, checking: range)
+                metric.quantize(values, into: $0.baseAddress!, checking: range, level: level)
               }
             }
             let plausible = row.allSatisfy { $0.isNaN || ($0.isFinite && range.contains($0)) }
-            let label = "\(probe) at \(position) of \(count) in \(range)"
+            let label = "\(probe) at \(position) of \(count) in \(range), level \(level)"
             #expect(checked == plain, "\(label)")
             #expect(once.unrepresentable == first, "\(label)")
             #expect(once.plausible == plausible, "\(label)")

@@ -55,4 +55,26 @@ import _TestSupport
       }
     }
   }
+
+  /// The writes are made on a thread of their own: a write the file refuses is still
+  /// reported, by `flush()`, with its offset and the system's reason, and nothing after it
+  /// is written.
+  @Test func aRefusedWriteIsReportedByTheFlushThatWaitsForIt() throws {
+    let directory = SampleFiles.temporaryDirectory("output-refused")
+    defer { SampleFiles.remove(directory) }
+    let path = directory + "/output"
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    // Open for reading only: every write fails (EBADF), direct or not.
+    let handle = try #require(FileHandle(forReadingAtPath: path))
+    defer { try? handle.close() }
+    var output = CubeOutput(descriptor: handle.fileDescriptor, start: 8_192, largestItem: 4_096)
+    let bytes = [UInt8](repeating: 7, count: CubeOutput.writeAlignment * 3)
+    bytes.withUnsafeBytes { output.append($0) }
+    output.flush()
+    let failure = try #require(output.failure)
+    // The first write ends at the second write alignment: up to 2 MiB.
+    #expect(
+      failure == "cannot write \(2 * CubeOutput.writeAlignment - 8_192) bytes at offset 8192: Bad file descriptor")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+  }
 }

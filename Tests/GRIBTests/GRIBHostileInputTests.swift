@@ -256,7 +256,7 @@ import _TestSupport
   /// spatial differencing whose groups reach past its data section, where ecCodes 2.28 read
   /// past the message (a segmentation fault). In a child process, so that a regression
   /// kills the child and not the test run: the decode is an error naming the packing.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(5)))
   func complexPackedGroupsBeyondTheDataSectionAreAnErrorNotACrash() async throws {
     let outcome = await #expect(processExitsWith: .success) {
       let path = SampleFiles.packageRoot + "/Fuzz/Regressions/grib_file/complex-packing-groups-past-the-data-section"

@@ -141,6 +141,33 @@ import _TestSupport
     }
   }
 
+  /// A grid check still running beside the derivation (`IngestPlan.gridCheck`, a CF
+  /// lattice's) is awaited before the cube is published: its refusal is the publish's
+  /// error, with nothing published or left behind.
+  @Test func aGridCheckThatRefusesBesideTheDerivationPublishesNothing() throws {
+    let directory = SampleFiles.temporaryDirectory("pipeline-grid-check")
+    defer { SampleFiles.remove(directory) }
+    var plan = Self.plan(width: 9, height: 4, steps: 3, seed: 2)
+    // The plan's grid with its cell (4, 2) on its neighbour (5, 2).
+    var longitudes = plan.longitudes
+    longitudes[2 * 9 + 4] = longitudes[2 * 9 + 5]
+    plan.gridCheck = BackgroundGridCheck(
+      InputGrid(
+        path: "/inputs/step-0.nc", variables: "lat/lon", width: 9, height: 4, latitudes: plan.latitudes,
+        longitudes: longitudes))
+    for schedule in [
+      CubePublisher.Schedule(bandCells: nil, workers: 2, packsInBackground: false),
+      CubePublisher.Schedule(bandCells: 8, workers: 2, packsInBackground: true),
+    ] {
+      let error = #expect(throws: IngestError.self) { try Self.publish(plan, into: "\(directory)/store", schedule) }
+      #expect(
+        error?.description.hasPrefix(
+          "/inputs/step-0.nc: lat/lon: invalid grid: cell (4, 2) at latitude 42.0, longitude -4.0 is at the same point as its neighbour (5, 2)"
+        ) == true, "\(String(describing: error))")
+      #expect((try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/store/wrf/d01")) ?? [] == [])
+    }
+  }
+
   @Test func anUnstorableValueIsReportedAtTheFirstStepWithOneNamingCellTimeAndRange() throws {
     let directory = SampleFiles.temporaryDirectory("pipeline-unstorable")
     defer { SampleFiles.remove(directory) }

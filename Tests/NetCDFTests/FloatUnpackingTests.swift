@@ -1,11 +1,14 @@
+import CVectorKernels
 import Foundation
-import NetCDF
 import Testing
 import _TestSupport
 
+@testable import NetCDF
+
 /// Float variables are unpacked several values at a time; every value, at any position
 /// (the tail of a read that is not a multiple of the stride included), must be the double
-/// the CF definition gives, to the bit.
+/// the CF definition gives, to the bit, at every vector kernel level this CPU runs
+/// (`nwp_vector_level`; 0 is the portable Swift loop).
 @Suite struct FloatUnpackingTests {
   /// The definition, written out: NaN where the raw value is NaN, below `valid_min`, above
   /// `valid_max` or equal to the fill value; `raw · scale_factor + add_offset` otherwise.
@@ -68,6 +71,51 @@ import _TestSupport
           let plainExpected = Self.definition(
             value, scale: 1, offset: 0, fill: Double(Float(9.96921e36)), range: -.infinity...(.infinity))
           #expect(same(plain[index], plainExpected), "plain[\(start + index)] = \(value) read as \(plain[index])")
+        }
+      }
+    }
+  }
+
+  /// The unpacking of one fill value, at each level, from every start near the vectors'
+  /// eight values (so at addresses the kernels' loads do not find aligned) and for counts
+  /// that leave a tail: every value is the definition's double, to the bit.
+  @Test func everyKernelLevelUnpacksToTheDefinitionsDoubles() throws {
+    let directory = SampleFiles.temporaryDirectory("float-levels")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/floats.nc"
+    var random = TestRandom(seed: 4_099)
+    var raw: [Float] = [
+      -999, .nan, .infinity, -.infinity, -0.0, 0, -500, 500, -500.00003, 500.00003, .leastNonzeroMagnitude,
+    ]
+    while raw.count < 1_000 { raw.append(Float(random.uniform(-600...600))) }
+    raw += [-999, .nan, 500, -0.0, 1.5, -999, 7, .infinity, 3]
+    do {
+      let file = try NCFile.create(path, format: .classic64BitOffset)
+      defer { file.close() }
+      try file.defineDimension("x", length: raw.count)
+      try file.defineVariable("packed", type: .float, dimensions: ["x"])
+      try file.setAttribute("scale_factor", .reals([0.1]), on: "packed", type: .double)
+      try file.setAttribute("add_offset", .reals([-3.3]), on: "packed", type: .double)
+      try file.setAttribute("_FillValue", .reals([-999]), on: "packed", type: .float)
+      try file.setAttribute("valid_range", .reals([-500, 500]), on: "packed", type: .float)
+      try file.endDefinitions()
+      try file.write("packed", start: [0], count: [raw.count], raw)
+    }
+    let file = try NCFile.open(path)
+    defer { file.close() }
+    let packing = CFPacking(try file.variable("packed"))
+    for level in Int32(0)...nwp_vector_level() {
+      for start in 0..<9 {
+        for count in [0, 1, 7, 8, 9, 16, 17, raw.count - start] {
+          let values = raw.withUnsafeBufferPointer {
+            packing.unpacked(UnsafeBufferPointer(rebasing: $0[start..<start + count]), level: level)
+          }
+          for (index, value) in values.enumerated() {
+            let expected = Self.definition(raw[start + index], scale: 0.1, offset: -3.3, fill: -999, range: -500...500)
+            #expect(
+              expected.isNaN ? value.isNaN : value.bitPattern == expected.bitPattern,
+              "level \(level): \(raw[start + index]) at \(start + index) read as \(value)")
+          }
         }
       }
     }

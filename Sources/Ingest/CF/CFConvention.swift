@@ -73,8 +73,15 @@ enum CFConvention {
     // MAP_PROJ 6 claims an evenly spaced latitude/longitude grid; a Gaussian or a
     // curvilinear CF grid is recorded as unknown.
     let terrain = try terrain(file: file, grid: grid, reader: reader, first: steps[0])
-    // The checked grid is made of the same coordinates (`CFGrid.input`).
-    let isLattice = RegularLatLonLocator(grid: try validation.grid()) != nil
+    // Whether the grid is a lattice is a matter of its coordinates. A lattice's check goes
+    // on beside the derivation (`IngestPlan.gridCheck`): its projection check and locator
+    // are the lattice's own. Any other grid is checked before its plan is made, so that no
+    // locator is built over a grid the check refuses.
+    let isLattice =
+      (try? CurvilinearGrid(
+        width: grid.width, height: grid.height, latitudes: grid.latitudes, longitudes: grid.longitudes))
+      .flatMap { RegularLatLonLocator(grid: $0) } != nil
+    if !isLattice { _ = try validation.grid() }
     return [
       IngestPlan(
         domain: "d01", steps: steps, stepSeconds: stepSeconds,
@@ -89,7 +96,9 @@ enum CFConvention {
           }
             ?? []),
         terrain: terrain.terrain, levels: 0, screen: derivation.screen,
-        derive: { (index, band) throws(IngestError) in try derivation.derive(steps[index], band: band, reader: reader) }
+        derive: { (index, band) throws(IngestError) in try derivation.derive(steps[index], band: band, reader: reader)
+        },
+        gridCheck: validation
       )
     ]
   }
