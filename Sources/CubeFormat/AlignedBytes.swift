@@ -3,7 +3,9 @@
 /// memory aligned to the device's blocks, as an array's storage is not.
 ///
 /// `@unchecked Sendable`: it owns its allocation, which only the one `CubeOutput` holding
-/// it reaches, and that output is used under `BandPacker`'s lock or by the writer alone.
+/// it reaches (under `BandPacker`'s lock or by the writer alone), and that output's write
+/// thread while a write from it is in flight, which the output waits for before it fills
+/// the buffer again (`OutputWrites`).
 final class AlignedBytes: @unchecked Sendable {
   let bytes: UnsafeMutableRawBufferPointer
 
