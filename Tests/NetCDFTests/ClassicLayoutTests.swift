@@ -157,6 +157,21 @@ import _TestSupport
     )
   }
 
+  /// A read after the file was closed is refused as libnetcdf refuses it, naming the file
+  /// and the variable, rather than read from the classic descriptor still held.
+  @Test func aReadAfterCloseIsRefusedNamingTheVariable() throws {
+    let directory = SampleFiles.temporaryDirectory("classic-closed")
+    defer { SampleFiles.remove(directory) }
+    let path = "\(directory)/fixture.nc"
+    try Self.writeFixture(path, format: .classic64BitOffset, loneRecord: false)
+    let file = try NCFile.open(path)
+    #expect(file.classicReads != nil)
+    file.close()
+    let error = #expect(throws: NCError.self) { try file.readUnpacked("after", start: [0, 0], count: [3, 7]) }
+    #expect(error?.description == "\(path): after: the file is closed")
+    #expect(error?.code == NC_EBADID)
+  }
+
   /// Headers damaged a byte at a time (bounded: a fixed seed and count): whenever
   /// libnetcdf still opens the file, every float read through the layout gives what
   /// libnetcdf gives, or both fail; a header this parser does not follow leaves the file
