@@ -67,8 +67,10 @@ struct ClassicLayout: Sendable, Equatable {
     var first = 0
     var recordOffset = 0
     if placement.isRecord {
-      guard count.first == 1, let record = start.first else { return nil }
-      recordOffset = record * recordBytes
+      guard count.first == 1, let record = start.first, let offset = Self.product(record, recordBytes) else {
+        return nil
+      }
+      recordOffset = offset
       first = 1
     }
     // Every dimension after the first that is not taken whole must follow only
@@ -79,14 +81,36 @@ struct ClassicLayout: Sendable, Equatable {
       break
     }
     for dimension in first..<p where count[dimension] != 1 { return nil }
+    // A damaged header may declare lengths and offsets whose arithmetic overflows: such a
+    // read is left to libnetcdf.
     var element = 0
     var stride = 1
     for dimension in (first..<shape.count).reversed() {
-      element += start[dimension] * stride
-      stride *= shape[dimension]
+      guard let step = Self.product(start[dimension], stride), let sum = Self.sum(element, step) else { return nil }
+      element = sum
+      if dimension > first {
+        guard let next = Self.product(stride, shape[dimension]) else { return nil }
+        stride = next
+      }
     }
-    let values = count.dropFirst(first).reduce(1, *)
-    return (placement.begin + recordOffset + element * size, values * size)
+    guard let values = count.dropFirst(first).checkedProduct, let bytes = Self.product(values, size),
+      let elementBytes = Self.product(element, size),
+      let offset = Self.sum(placement.begin, recordOffset).flatMap({ Self.sum($0, elementBytes) }),
+      Self.sum(offset, bytes) != nil
+    else { return nil }
+    return (offset, bytes)
+  }
+
+  /// `a × b`, nil when it overflows.
+  static func product(_ a: Int, _ b: Int) -> Int? {
+    let (value, overflow) = a.multipliedReportingOverflow(by: b)
+    return overflow ? nil : value
+  }
+
+  /// `a + b`, nil when it overflows.
+  static func sum(_ a: Int, _ b: Int) -> Int? {
+    let (value, overflow) = a.addingReportingOverflow(b)
+    return overflow ? nil : value
   }
 
   /// Whether this layout describes `variable` as libnetcdf read it: the same type and, but
@@ -224,9 +248,15 @@ private struct HeaderReader {
       guard placements[variable] == nil else { throw Unfollowed() }
       placements[variable] = ClassicLayout.Placement(begin: begin, isRecord: isRecord, type: type, shape: shape)
     }
-    // A lone record variable's records are not padded; several are, each to 4 bytes.
-    let recordBytes =
-      recordSizes.count == 1 ? recordSizes[0] : recordSizes.reduce(0) { $0 + Self.padded($1) }
+    // A lone record variable's records are not padded; several are, each to 4 bytes. A sum
+    // past what an offset can hold is a header this parser does not follow.
+    var recordBytes = recordSizes.count == 1 ? recordSizes[0] : 0
+    if recordSizes.count > 1 {
+      for size in recordSizes {
+        guard let sum = ClassicLayout.sum(recordBytes, Self.padded(size)) else { throw Unfollowed() }
+        recordBytes = sum
+      }
+    }
     return ClassicLayout(placements: placements, recordBytes: recordBytes)
   }
 }

@@ -172,6 +172,66 @@ import _TestSupport
     #expect(error?.code == NC_EBADID)
   }
 
+  /// A CDF-5 header (big-endian, 64-bit counts and offsets) of `records` record variables of
+  /// doubles over dimensions `(time, rows, columns)`.
+  static func cdf5Header(records: Int, rows: UInt64, columns: UInt64) -> [UInt8] {
+    var bytes: [UInt8] = Array("CDF".utf8) + [5]
+    func u32(_ value: UInt32) { bytes += (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    func u64(_ value: UInt64) { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    func name(_ text: String) {
+      u64(UInt64(text.utf8.count))
+      bytes += Array(text.utf8) + [UInt8](repeating: 0, count: (4 - text.utf8.count % 4) % 4)
+    }
+    u64(1)  // records written
+    u32(0x0A)
+    u64(3)
+    for (dimension, length) in [("time", UInt64(0)), ("y", rows), ("x", columns)] {
+      name(dimension)
+      u64(length)
+    }
+    u32(0)  // no global attributes
+    u64(0)
+    u32(0x0B)
+    u64(UInt64(records))
+    for index in 0..<records {
+      name("v\(index)")
+      u64(3)
+      for id in [UInt64(0), 1, 2] { u64(id) }
+      u32(0)  // no attributes
+      u64(0)
+      u32(6)  // double
+      u64(0)  // vsize
+      u64(4096)  // begin
+    }
+    return bytes
+  }
+
+  /// Lengths and offsets whose arithmetic overflows (a hostile header can declare any) are
+  /// a header not followed, or a read left to libnetcdf: never a trap.
+  @Test func lengthsAndOffsetsThatOverflowAreLeftToLibnetcdf() throws {
+    let directory = SampleFiles.temporaryDirectory("classic-overflow")
+    defer { SampleFiles.remove(directory) }
+    // Each record variable's record is 2^61 bytes, within what one variable may declare:
+    // three fit an offset, and the fourth's sum overflows.
+    for (records, followed) in [(3, true), (4, false)] {
+      let path = "\(directory)/huge-\(records).nc"
+      try Data(Self.cdf5Header(records: records, rows: 1 << 30, columns: 1 << 28)).write(to: URL(fileURLWithPath: path))
+      let descriptor = try Posix.open(path, .readOnly)
+      defer { Posix.close(descriptor) }
+      let layout = ClassicLayout.read(descriptor: descriptor)
+      #expect((layout != nil) == followed, "\(records) record variables")
+      #expect(layout.map { $0.recordBytes == records * (1 << 61) } ?? true)
+    }
+    // A run whose offset, or record offset, passes what an `Int` holds.
+    let far = ClassicLayout.Placement(begin: Int.max - 100, isRecord: false, type: 5, shape: [64])
+    let layout = ClassicLayout(placements: ["far": far], recordBytes: Int.max / 2)
+    #expect(layout.contiguousRun(of: far, shape: [64], start: [0], count: [64]) == nil)
+    #expect(layout.contiguousRun(of: far, shape: [64], start: [0], count: [16]) != nil)
+    let record = ClassicLayout.Placement(begin: 0, isRecord: true, type: 5, shape: [0, 4])
+    #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [1, 0], count: [1, 4]) != nil)
+    #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [3, 0], count: [1, 4]) == nil)
+  }
+
   /// Headers damaged a byte at a time (bounded: a fixed seed and count): whenever
   /// libnetcdf still opens the file, every float read through the layout gives what
   /// libnetcdf gives, or both fail; a header this parser does not follow leaves the file
