@@ -91,7 +91,8 @@ extension NCFile {
       }
       done += read
     }
-    let words = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: UInt32.self)
+    guard let base = bytes.baseAddress else { return }
+    let words = base.assumingMemoryBound(to: UInt32.self)
     for index in 0..<floats.count { words[index] = UInt32(bigEndian: words[index]) }
   }
 
