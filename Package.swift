@@ -36,7 +36,9 @@ let package = Package(
       pkgConfig: "netcdf",
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
-    .target(name: "NetCDF", dependencies: ["CNetCDF", "CVectorKernels", "Platform"]),
+    // HDF5's error printing, off on every thread that calls libnetcdf (found in the process).
+    .target(name: "CHDF5Errors"),
+    .target(name: "NetCDF", dependencies: ["CNetCDF", "CHDF5Errors", "CVectorKernels", "Platform"]),
     // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
     // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
     // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
