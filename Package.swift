@@ -161,7 +161,8 @@ let package = Package(
       ]
     ),
     .target(
-      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
+      name: "_TestSupport",
+      dependencies: ["GridGeometry", "NetCDF", "CNetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
     .testTarget(
       name: "NetCDFTests", dependencies: ["CNetCDF", "CVectorKernels", "NetCDF", "Platform", "_TestSupport"]),
