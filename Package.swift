@@ -236,7 +236,10 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
         "_TestSupport",
       ],
       path: "Fuzz/Sources/FuzzSupport"))
-  for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata", "FuzzIngestDimensions"] {
+  for name in [
+    "FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata", "FuzzIngestDimensions",
+    "FuzzClassicHeader",
+  ] {
     package.targets.append(
       .executableTarget(
         name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))
