@@ -36,7 +36,9 @@ let package = Package(
       pkgConfig: "netcdf",
       providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"])]
     ),
-    .target(name: "NetCDF", dependencies: ["CNetCDF", "CVectorKernels", "Platform"]),
+    // HDF5's error printing, off on every thread that calls libnetcdf (found in the process).
+    .target(name: "CHDF5Errors"),
+    .target(name: "NetCDF", dependencies: ["CNetCDF", "CHDF5Errors", "CVectorKernels", "Platform"]),
     // GRIB editions 2 and 1 through ECMWF's ecCodes (Debian's libeccodes-dev; its definitions
     // come with libeccodes-data, a dependency of the library package). No pkgConfig: Debian's
     // eccodes.pc puts an -rpath in its flags, which SwiftPM drops with a warning, and the
@@ -159,7 +161,8 @@ let package = Package(
       ]
     ),
     .target(
-      name: "_TestSupport", dependencies: ["GridGeometry", "NetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
+      name: "_TestSupport",
+      dependencies: ["GridGeometry", "NetCDF", "CNetCDF", "SampleRun", "Ingest", "CEcCodes", "GRIB"],
       swiftSettings: optimisedInDebug),
     .testTarget(
       name: "NetCDFTests", dependencies: ["CNetCDF", "CVectorKernels", "NetCDF", "Platform", "_TestSupport"]),
@@ -233,7 +236,10 @@ if Context.environment["NWPCUBE_FUZZ"] == "1" {
         "_TestSupport",
       ],
       path: "Fuzz/Sources/FuzzSupport"))
-  for name in ["FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata", "FuzzIngestDimensions"] {
+  for name in [
+    "FuzzCubeOpen", "FuzzCubeResealed", "FuzzLocatorBuild", "FuzzNetCDFMetadata", "FuzzIngestDimensions",
+    "FuzzClassicHeader",
+  ] {
     package.targets.append(
       .executableTarget(
         name: name, dependencies: ["FuzzSupport"], path: "Fuzz/Sources/\(name)"))

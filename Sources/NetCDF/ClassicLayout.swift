@@ -34,8 +34,11 @@ struct ClassicLayout: Sendable, Equatable {
   /// variable's record, each padded to 4 bytes unless it is the only one.
   let recordBytes: Int
 
-  /// The largest header read: a file declaring more is left to libnetcdf.
-  static let maximumHeaderBytes = 16 << 20
+  /// The longest name libnetcdf's interface hands back (`NC_MAX_NAME`): a longer one
+  /// overflows the caller's buffer.
+  static let maximumNameBytes = 256
+  /// The most dimensions a variable may have (`NC_MAX_VAR_DIMS`).
+  static let maximumRank = 1024
 
   /// `nc_type` codes and their external sizes.
   static func typeBytes(_ type: Int32) -> Int? {
@@ -48,11 +51,12 @@ struct ClassicLayout: Sendable, Equatable {
     }
   }
 
-  /// The layout of the file open on `descriptor`, nil when it is not a classic-format file
-  /// or its header is not one this parser follows to the end.
-  static func read(descriptor: Int32) -> ClassicLayout? {
+  /// The layout of the file open on `descriptor`: nil when it is not a classic-format file
+  /// or when its layout is not one these reads follow (lengths whose arithmetic overflows);
+  /// a refusal when its header is malformed, before libnetcdf reads it (see `HeaderReader`).
+  static func read(descriptor: Int32) throws(ClassicHeaderRefusal) -> ClassicLayout? {
     var header = HeaderReader(descriptor: descriptor)
-    return try? header.layout()
+    return try header.layout()
   }
 
   /// The file offset and byte count of the values of `start`/`count` (a hyperslab of
@@ -126,137 +130,234 @@ struct ClassicLayout: Sendable, Equatable {
   }
 }
 
-/// A big-endian cursor over a classic header, read from the file as far as it goes.
-private struct HeaderReader {
-  struct Unfollowed: Error {}
+/// Why a classic header was refused: what is malformed, and at which byte.
+struct ClassicHeaderRefusal: Error, Sendable, Equatable {
+  let reason: String
+}
 
+/// A big-endian cursor over a classic header that checks it against the format as it goes.
+///
+/// libnetcdf 4.9's own parser trusts the header's counts and lengths: fuzzing found a name
+/// longer than `NC_MAX_NAME` copied past the caller's buffer (`nc_inq_dim`), a name length
+/// of 2^32 − 1 read as −1 (`memcpy` of a negative size), and lists, names and attributes of
+/// a few gigabytes allocated for a file of a few kilobytes. So a header is checked first:
+/// every name 1…256 bytes, every list, rank and attribute's values within the bytes the
+/// file holds after it, every tag, type and dimension id one the format defines, at most
+/// one record dimension and only as a variable's first. A header that fails is refused
+/// naming the fault; libnetcdf never sees it.
+private struct HeaderReader {
   let descriptor: Int32
+  /// The file's bytes from `base`, read as far as the cursor has needed.
   private var bytes: [UInt8] = []
+  private var base = 0
   private var position = 0
+  private var fileBytes = 0
   /// CDF-1 has 32-bit offsets, CDF-2 64-bit offsets, CDF-5 64-bit counts and offsets too.
   private var version: UInt8 = 0
 
   init(descriptor: Int32) { self.descriptor = descriptor }
 
-  /// Makes `count` more bytes available at `position`, reading the file further.
-  private mutating func need(_ count: Int) throws(Unfollowed) {
-    guard count >= 0, position + count <= ClassicLayout.maximumHeaderBytes else { throw Unfollowed() }
-    while bytes.count < position + count {
-      let want = max(65_536, position + count - bytes.count)
+  private func refuse(_ reason: String) -> ClassicHeaderRefusal {
+    ClassicHeaderRefusal(reason: "\(reason) (byte \(position) of the header)")
+  }
+
+  /// The bytes left in the file after the cursor.
+  private var remaining: Int { max(0, fileBytes - position) }
+
+  /// Makes `count` more bytes (a field or a name: at most a few hundred) available at
+  /// `position`, reading the file further.
+  private mutating func need(_ count: Int) throws(ClassicHeaderRefusal) {
+    guard count <= remaining else { throw refuse("the file ends within its header") }
+    if position > base + bytes.count {
+      // The cursor skipped past what was read (an attribute's values): start afresh there.
+      (base, bytes) = (position, [])
+    }
+    while base + bytes.count < position + count {
+      let want = max(65_536, position + count - base - bytes.count)
       var chunk = [UInt8](repeating: 0, count: want)
-      let offset = bytes.count
+      let offset = base + bytes.count
       let read = chunk.withUnsafeMutableBytes { (try? Posix.pread(descriptor, into: $0, at: offset)) ?? 0 }
-      guard read > 0 else { throw Unfollowed() }
+      guard read > 0 else { throw refuse("the file ends within its header") }
       bytes += chunk.prefix(read)
     }
   }
 
-  private mutating func u32() throws(Unfollowed) -> UInt32 {
+  private mutating func u32() throws(ClassicHeaderRefusal) -> UInt32 {
     try need(4)
     defer { position += 4 }
-    return bytes[position..<position + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    let at = position - base
+    return bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  private mutating func u64() throws(Unfollowed) -> UInt64 {
+  private mutating func u64() throws(ClassicHeaderRefusal) -> UInt64 {
     try need(8)
     defer { position += 8 }
-    return bytes[position..<position + 8].reduce(0) { $0 << 8 | UInt64($1) }
+    let at = position - base
+    return bytes[at..<at + 8].reduce(0) { $0 << 8 | UInt64($1) }
   }
 
-  /// A count or length: 32 bits but in CDF-5; nil beyond what an `Int` offset can reach.
-  private mutating func nonNegative() throws(Unfollowed) -> Int {
-    let value = version == 5 ? try u64() : UInt64(try u32())
-    guard value <= UInt64(Int32.max) * 1024 else { throw Unfollowed() }
+  /// A count or length: 32 bits but in CDF-5, where it is 64.
+  private mutating func count() throws(ClassicHeaderRefusal) -> UInt64 {
+    version == 5 ? try u64() : UInt64(try u32())
+  }
+
+  /// The number of elements of a list whose every element takes at least `least` bytes:
+  /// at most as many as the rest of the file holds.
+  private mutating func elements(_ what: String, least: Int) throws(ClassicHeaderRefusal) -> Int {
+    let value = try count()
+    guard value <= UInt64(remaining / least) else {
+      throw refuse("\(value) \(what) declared, more than the \(remaining) bytes after them hold")
+    }
     return Int(value)
   }
 
-  /// A file offset: 32 bits in CDF-1, 64 bits after.
-  private mutating func offset() throws(Unfollowed) -> Int {
+  /// A file offset: 32 bits in CDF-1, 64 bits after; nil beyond what these reads place.
+  private mutating func offset() throws(ClassicHeaderRefusal) -> Int? {
     let value = version == 1 ? UInt64(try u32()) : try u64()
-    guard value <= UInt64(Int.max / 2) else { throw Unfollowed() }
-    return Int(value)
+    return value <= UInt64(Int.max / 2) ? Int(value) : nil
   }
 
-  private mutating func skip(_ count: Int) throws(Unfollowed) {
-    try need(count)
+  /// Moves the cursor past `count` bytes that must lie in the file, without reading them.
+  private mutating func skip(_ count: Int, _ what: String) throws(ClassicHeaderRefusal) {
+    guard count <= remaining else {
+      throw refuse("\(what) takes \(count) bytes, more than the \(remaining) left in the file")
+    }
     position += count
   }
 
   private static func padded(_ count: Int) -> Int { (count + 3) / 4 * 4 }
 
-  private mutating func name() throws(Unfollowed) -> String {
-    let length = try nonNegative()
-    try need(Self.padded(length))
-    let text = String(decoding: bytes[position..<position + length], as: UTF8.self)
-    position += Self.padded(length)
+  private mutating func name(_ what: String) throws(ClassicHeaderRefusal) -> String {
+    let length = try count()
+    guard length >= 1, length <= UInt64(ClassicLayout.maximumNameBytes) else {
+      throw refuse("\(what)'s name is \(length) bytes long, not 1 to \(ClassicLayout.maximumNameBytes)")
+    }
+    let bytesLong = Self.padded(Int(length))
+    try need(bytesLong)
+    let at = position - base
+    let text = String(decoding: bytes[at..<at + Int(length)], as: UTF8.self)
+    position += bytesLong
     return text
   }
 
   /// The number of elements of a list with tag `tag`, 0 for an absent one.
-  private mutating func list(tag: UInt32) throws(Unfollowed) -> Int {
+  private mutating func list(tag: UInt32, _ what: String, least: Int) throws(ClassicHeaderRefusal) -> Int {
     let found = try u32()
-    let count = try nonNegative()
-    guard found == tag || (found == 0 && count == 0) else { throw Unfollowed() }
+    guard found == tag || found == 0 else {
+      throw refuse("the \(what) list's tag is \(found), not \(tag) or 0")
+    }
+    let count = try elements(what, least: least)
+    guard found == tag || count == 0 else { throw refuse("an absent \(what) list declares \(count) elements") }
     return count
   }
 
-  private mutating func skipAttributes() throws(Unfollowed) {
-    for _ in 0..<(try list(tag: 0x0C)) {
-      _ = try name()
-      guard let size = ClassicLayout.typeBytes(Int32(bitPattern: try u32())) else { throw Unfollowed() }
-      let count = try nonNegative()
-      try skip(Self.padded(count * size))
+  /// An external type this format defines: 1…6, and 7…11 in CDF-5 too.
+  private mutating func type(_ what: String) throws(ClassicHeaderRefusal) -> (type: Int32, bytes: Int) {
+    let type = Int32(bitPattern: try u32())
+    guard let size = ClassicLayout.typeBytes(type), version == 5 || type <= 6 else {
+      throw refuse("\(what) has type \(type), which CDF-\(version) does not define")
+    }
+    return (type, size)
+  }
+
+  private mutating func skipAttributes(of owner: String) throws(ClassicHeaderRefusal) {
+    for _ in 0..<(try list(tag: 0x0C, "attributes of \(owner)", least: 16)) {
+      let attribute = "attribute \(try name("an attribute of \(owner)")) of \(owner)"
+      let size = try type(attribute).bytes
+      let values = try count()
+      guard values <= UInt64(remaining / size) else {
+        throw refuse("\(attribute) declares \(values) values, more than the \(remaining) bytes after it hold")
+      }
+      try skip(Self.padded(Int(values) * size), attribute)
     }
   }
 
-  mutating func layout() throws(Unfollowed) -> ClassicLayout {
+  mutating func layout() throws(ClassicHeaderRefusal) -> ClassicLayout? {
+    guard let status = try? Posix.fstat(descriptor), status.size >= 4 else { return nil }
+    fileBytes = Int(status.size)
     try need(4)
-    guard bytes[0] == 0x43, bytes[1] == 0x44, bytes[2] == 0x46, [1, 2, 5].contains(bytes[3]) else {
-      throw Unfollowed()
-    }
+    guard bytes[0] == 0x43, bytes[1] == 0x44, bytes[2] == 0x46 else { return nil }
+    guard [1, 2, 5].contains(bytes[3]) else { throw refuse("CDF version \(bytes[3]) is not 1, 2 or 5") }
     version = bytes[3]
     position = 4
-    _ = try nonNegative()  // the record count: libnetcdf's is the one reads are checked against
-    var dimensions: [Int] = []
-    for _ in 0..<(try list(tag: 0x0A)) {
-      _ = try name()
-      dimensions.append(try nonNegative())
+    _ = try count()  // the record count: libnetcdf's is the one reads are checked against
+    var dimensions: [Int?] = []
+    var lengths: [UInt64] = []
+    var recordDimension: Int?
+    for index in 0..<(try list(tag: 0x0A, "dimensions", least: 12)) {
+      let dimension = try name("dimension \(index)")
+      let length = try count()
+      if length == 0 {
+        guard recordDimension == nil else { throw refuse("\(dimension) is a second record dimension") }
+        recordDimension = index
+      }
+      lengths.append(length)
+      // A length past what an `Int` offset can reach is not followed, though not malformed.
+      dimensions.append(length <= UInt64(Int.max / 2) ? Int(length) : nil)
     }
-    try skipAttributes()
+    try skipAttributes(of: "the file")
     var placements: [String: ClassicLayout.Placement] = [:]
     var recordSizes: [Int] = []
-    for _ in 0..<(try list(tag: 0x0B)) {
-      let variable = try name()
-      var shape: [Int] = []
-      for _ in 0..<(try nonNegative()) {
-        let id = try nonNegative()
-        guard dimensions.indices.contains(id) else { throw Unfollowed() }
-        shape.append(dimensions[id])
+    var followed = true
+    for index in 0..<(try list(tag: 0x0B, "variables", least: 24)) {
+      let variable = try name("variable \(index)")
+      let rank = try elements("dimensions of \(variable)", least: version == 5 ? 8 : 4)
+      guard rank <= ClassicLayout.maximumRank else {
+        throw refuse("\(variable) has \(rank) dimensions, more than \(ClassicLayout.maximumRank)")
       }
-      try skipAttributes()
-      let type = Int32(bitPattern: try u32())
-      guard let size = ClassicLayout.typeBytes(type) else { throw Unfollowed() }
-      _ = try nonNegative()  // vsize: computed from the shape instead, which it cannot hold past 4 GiB
-      let begin = try offset()
-      // Only the first dimension may be the record dimension (length 0 in the header).
-      guard shape.dropFirst().allSatisfy({ $0 > 0 }) else { throw Unfollowed() }
-      let isRecord = shape.first == 0
+      var shape: [Int] = []
+      var isRecord = false
+      var ids: [Int] = []
+      for place in 0..<rank {
+        let id = try count()
+        guard id < UInt64(dimensions.count) else {
+          throw refuse("\(variable)'s dimension \(place) is \(id), but the file has \(dimensions.count)")
+        }
+        if Int(id) == recordDimension {
+          guard place == 0 else { throw refuse("\(variable) has the record dimension other than first") }
+          isRecord = true
+        }
+        ids.append(Int(id))
+        if let length = dimensions[Int(id)] { shape.append(length) } else { followed = false }
+      }
+      try skipAttributes(of: variable)
+      let (type, size) = try type(variable)
+      // libnetcdf multiplies the lengths in 64 bits and divides by the product so far: a
+      // product that wraps to 0 divided by zero (SIGFPE), so none may pass 2^63 − 1.
+      var bytes = UInt64(size)
+      for id in ids where id != recordDimension {
+        let (product, overflow) = bytes.multipliedReportingOverflow(by: lengths[id])
+        guard !overflow, product <= UInt64(Int64.max) else {
+          throw refuse("\(variable)'s dimensions declare more than 2^63 bytes")
+        }
+        bytes = product
+      }
+      _ = try count()  // vsize: computed from the shape instead, which it cannot hold past 4 GiB
+      guard let begin = try offset() else {
+        followed = false
+        continue
+      }
       if isRecord {
-        guard let values = shape.dropFirst().checkedProduct, values <= Int.max / 16 else { throw Unfollowed() }
+        guard let values = shape.dropFirst().checkedProduct, values <= Int.max / 16 else {
+          followed = false
+          continue
+        }
         recordSizes.append(values * size)
       }
-      guard placements[variable] == nil else { throw Unfollowed() }
+      // Two variables of one name: libnetcdf finds one of them by name, so reads by name
+      // are left to it.
+      if placements[variable] != nil { followed = false }
       placements[variable] = ClassicLayout.Placement(begin: begin, isRecord: isRecord, type: type, shape: shape)
     }
     // A lone record variable's records are not padded; several are, each to 4 bytes. A sum
-    // past what an offset can hold is a header this parser does not follow.
+    // past what an offset can hold is a layout these reads do not follow.
     var recordBytes = recordSizes.count == 1 ? recordSizes[0] : 0
     if recordSizes.count > 1 {
       for size in recordSizes {
-        guard let sum = ClassicLayout.sum(recordBytes, Self.padded(size)) else { throw Unfollowed() }
+        guard let sum = ClassicLayout.sum(recordBytes, Self.padded(size)) else { return nil }
         recordBytes = sum
       }
     }
-    return ClassicLayout(placements: placements, recordBytes: recordBytes)
+    return followed ? ClassicLayout(placements: placements, recordBytes: recordBytes) : nil
   }
 }

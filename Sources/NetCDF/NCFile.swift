@@ -31,6 +31,10 @@ public final class NCFile: @unchecked Sendable {
   /// descriptor closed, or reused by another file, under it.
   private(set) var classicReads: (descriptor: Int32, layout: ClassicLayout)?
 
+  /// Whether contiguous float runs are read with `pread` from the classic header's layout.
+  @_spi(ReadComparison)
+  public var readsClassicLayout: Bool { classicReads != nil }
+
   private init(path: String, ncid: Int32) throws(NCError) {
     self.path = path
     self.ncid = ncid
@@ -61,18 +65,36 @@ public final class NCFile: @unchecked Sendable {
   }
 
   /// Opens `path` read-only, reading a classic-format file's contiguous float runs itself
-  /// (`ClassicLayout`) when `classicReads`, through libnetcdf alone otherwise (tests compare
-  /// the two).
-  static func open(_ path: String, classicReads: Bool) throws(NCError) -> NCFile {
-    var ncid: Int32 = 0
-    try NCLibrary.call("nc_open", path: path) { nc_open(path, NC_NOWRITE, &ncid) }
-    let file = try NCFile(path: path, ncid: ncid)
-    if classicReads, let descriptor = try? Posix.open(path, .readOnly) {
-      if let layout = ClassicLayout.read(descriptor: descriptor) {
-        file.classicReads = (descriptor, layout)
-      } else {
+  /// (`ClassicLayout`) when `classicReads`, through libnetcdf alone otherwise. For the
+  /// tests and the fuzz target that compare the two, hence not the public interface.
+  @_spi(ReadComparison)
+  public static func open(_ path: String, classicReads: Bool) throws(NCError) -> NCFile {
+    // A classic header is checked before libnetcdf parses it, which trusts its counts and
+    // lengths (`HeaderReader`); a file this process cannot open is libnetcdf's to refuse.
+    let descriptor = try? Posix.open(path, .readOnly)
+    var layout: ClassicLayout?
+    if let descriptor {
+      do {
+        layout = try ClassicLayout.read(descriptor: descriptor)
+      } catch {
         Posix.close(descriptor)
+        throw NCError(
+          code: NC_ENOTNC, reason: "a malformed classic NetCDF header: \(error.reason)", path: path, variable: nil)
       }
+    }
+    let file: NCFile
+    do {
+      var ncid: Int32 = 0
+      try NCLibrary.call("nc_open", path: path) { nc_open(path, NC_NOWRITE, &ncid) }
+      file = try NCFile(path: path, ncid: ncid)
+    } catch {
+      if let descriptor { Posix.close(descriptor) }
+      throw error
+    }
+    if classicReads, let descriptor, let layout {
+      file.classicReads = (descriptor, layout)
+    } else if let descriptor {
+      Posix.close(descriptor)
     }
     return file
   }

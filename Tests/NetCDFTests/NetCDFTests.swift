@@ -1,5 +1,6 @@
 import Foundation
 import NetCDF
+import Synchronization
 import Testing
 import _TestSupport
 
@@ -85,6 +86,38 @@ private func writeFixture(_ path: String, format: NCFormat) throws {
     let wrongRank = #expect(throws: NCError.self) { try file.readRaw("T2", start: [0], count: [1]) }
     #expect(wrongRank?.variable == "T2")
     #expect(throws: NCError.self) { try file.readStrings("T2", start: [0, 0, 0], count: [1, 1, 1]) }
+  }
+
+  /// A thread-safe HDF5 keeps its error printing per thread, and libnetcdf turns it off
+  /// only on the thread that starts it: opening a NetCDF-4 file on any other thread printed
+  /// HDF5's stack for each attribute libnetcdf probes and does not find, dozens of lines a
+  /// file. In a child process, whose standard error is observed: the first open starts
+  /// libnetcdf, and four threads then open and read the file.
+  @Test(.timeLimit(.minutes(5)))
+  func netCDF4FilesOpenedOnOtherThreadsPrintNoHDF5Diagnostics() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      let first = try? NCFile.open(SampleFiles.allvars)
+      first?.close()
+      let done = DispatchSemaphore(value: 0)
+      let failures = Mutex(0)
+      for _ in 0..<4 {
+        Thread.detachNewThread {
+          do {
+            let file = try NCFile.open(SampleFiles.allvars)
+            _ = try file.readUnpacked("T2", start: [0, 0, 0], count: [1, 8, 10])
+            file.close()
+          } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            failures.withLock { $0 += 1 }
+          }
+          done.signal()
+        }
+      }
+      for _ in 0..<4 { done.wait() }
+      exit(first == nil || failures.withLock { $0 } > 0 ? 1 : 0)
+    }
+    let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(!output.contains("HDF5-DIAG"), "\(output.prefix(1_000))")
   }
 
   @Test func aRealWRFFileReadsIdenticallyInBothFormats() throws {

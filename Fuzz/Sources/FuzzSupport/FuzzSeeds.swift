@@ -1,6 +1,7 @@
 import CubeFormat
 import Foundation
 import Ingest
+import NetCDF
 import _TestSupport
 
 /// Writes a target's generated seeds (Fuzz/Corpus is committed; this is how its binary
@@ -16,6 +17,7 @@ public enum FuzzSeeds {
     case "cube_open", "cube_resealed": seeds = cubes()
     case "locator_build": seeds = locators()
     case "ingest_dimensions": seeds = dimensions()
+    case "classic_header": seeds = classicFiles()
     default: seeds = scripts()
     }
     for (name, bytes) in seeds.sorted(by: { $0.key < $1.key }) {
@@ -120,6 +122,27 @@ public enum FuzzSeeds {
       }
       if (try? writer.publish()) != nil, let data = FileManager.default.contents(atPath: path) {
         seeds[name] = Array(data)
+      }
+    }
+    return seeds
+  }
+
+  /// The classic layout's fixture (`ClassicReadComparison.writeFixture`) in each classic
+  /// format, with and without a lone record variable: about 2.5 KB each.
+  static func classicFiles() -> [String: [UInt8]] {
+    var seeds: [String: [UInt8]] = [:]
+    for (format, name) in [(NCFormat.classic, "cdf1"), (.classic64BitOffset, "cdf2"), (.cdf5, "cdf5")] {
+      for loneRecord in [false, true] {
+        let file = "\(name)\(loneRecord ? "-lone-record" : "").nc"
+        let path = FuzzScratch.path("seed-\(file)")
+        defer { FuzzScratch.remove("seed-\(file)") }
+        guard (try? ClassicReadComparison.writeFixture(path, format: format, loneRecord: loneRecord)) != nil,
+          let data = FileManager.default.contents(atPath: path)
+        else {
+          print("could not make the \(file) seed")
+          continue
+        }
+        seeds[file] = Array(data)
       }
     }
     return seeds

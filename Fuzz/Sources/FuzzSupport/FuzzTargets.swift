@@ -123,4 +123,17 @@ public enum FuzzTargets {
     guard let report = try? Ingestor.run([path], options: .init(store: store)) else { return }
     for published in report.published { CubeProbe.probe(published.path) }
   }
+
+  /// classic_header: the input is a classic-format NetCDF file (its header mutated, with
+  /// the dictionary's magic numbers, tags and lengths). Whenever libnetcdf opens it, every
+  /// float read through the header's layout (`ClassicLayout`) must give libnetcdf's values
+  /// or fail as it does (`ClassicReadComparison`); a difference is a finding, as is a trap.
+  public static func classicHeader(_ bytes: [UInt8]) {
+    // Only the classic formats: an HDF5 file is libnetcdf's alone.
+    guard bytes.starts(with: Array("CDF".utf8)), let path = FuzzScratch.write(bytes, to: "input.nc") else { return }
+    guard let differences = try? ClassicReadComparison.differences(of: path), let first = differences.first else {
+      return
+    }
+    fatalError("classic_header: \(differences.count) reads differ; the first: \(first)")
+  }
 }
