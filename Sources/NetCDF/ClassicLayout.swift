@@ -281,7 +281,6 @@ private struct HeaderReader {
     version = bytes[3]
     position = 4
     _ = try count()  // the record count: libnetcdf's is the one reads are checked against
-    var dimensions: [Int?] = []
     var lengths: [UInt64] = []
     var recordDimension: Int?
     for index in 0..<(try list(tag: 0x0A, "dimensions", least: 12)) {
@@ -292,8 +291,6 @@ private struct HeaderReader {
         recordDimension = index
       }
       lengths.append(length)
-      // A length past what an `Int` offset can reach is not followed, though not malformed.
-      dimensions.append(length <= UInt64(Int.max / 2) ? Int(length) : nil)
     }
     try skipAttributes(of: "the file")
     var placements: [String: ClassicLayout.Placement] = [:]
@@ -310,15 +307,16 @@ private struct HeaderReader {
       var ids: [Int] = []
       for place in 0..<rank {
         let id = try count()
-        guard id < UInt64(dimensions.count) else {
-          throw refuse("\(variable)'s dimension \(place) is \(id), but the file has \(dimensions.count)")
+        guard id < UInt64(lengths.count) else {
+          throw refuse("\(variable)'s dimension \(place) is \(id), but the file has \(lengths.count)")
         }
         if Int(id) == recordDimension {
           guard place == 0 else { throw refuse("\(variable) has the record dimension other than first") }
           isRecord = true
         }
         ids.append(Int(id))
-        if let length = dimensions[Int(id)] { shape.append(length) } else { followed = false }
+        // A length past what an `Int` offset can reach is not followed, though not malformed.
+        if lengths[Int(id)] <= UInt64(Int.max / 2) { shape.append(Int(lengths[Int(id)])) } else { followed = false }
       }
       try skipAttributes(of: variable)
       let (type, size) = try type(variable)
