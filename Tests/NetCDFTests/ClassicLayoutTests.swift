@@ -155,6 +155,7 @@ import _TestSupport
   /// variable over both, followed by its `records` records.
   struct HandHeader {
     var version: UInt8 = 2
+    var dimensionTag: UInt32 = 0x0A
     var dimensionCount: UInt32 = 2
     var dimensions: [(name: String, length: UInt32)] = [("time", 0), ("x", 4)]
     var firstNameLength: UInt32?
@@ -173,7 +174,7 @@ import _TestSupport
         bytes += Array(text.utf8) + [UInt8](repeating: 0, count: (4 - text.utf8.count % 4) % 4)
       }
       u32(UInt32(records))
-      u32(0x0A)
+      u32(dimensionTag)
       u32(dimensionCount)
       for (index, dimension) in dimensions.enumerated() {
         name(dimension.name, length: index == 0 ? firstNameLength : nil)
@@ -227,6 +228,8 @@ import _TestSupport
       ({ $0.ids = [1, 0] }, "t2 has the record dimension other than first"),
       ({ $0.dimensions[1].length = 0 }, "x is a second record dimension"),
       ({ $0.version = 3 }, "CDF version 3 is not 1, 2 or 5"),
+      ({ $0.dimensionTag = 0x0B }, "the dimensions list's tag is 11, not 10 or 0"),
+      ({ $0.dimensionTag = 0 }, "an absent dimensions list declares 2 elements"),
       (
         {
           ($0.dimensionCount, $0.rank, $0.ids) = (3, 3, [0, 1, 2])
@@ -245,11 +248,18 @@ import _TestSupport
         error?.description.hasPrefix("\(damaged): a malformed classic NetCDF header: \(malformed.fault)") == true,
         "\(error?.description ?? "opened")")
     }
-    // Cut within the header.
-    let cut = "\(directory)/cut.nc"
-    try Data(HandHeader().bytes().prefix(40)).write(to: URL(fileURLWithPath: cut))
-    let error = #expect(throws: NCError.self) { try NCFile.open(cut) }
-    #expect(error?.description.contains("the file ends within its header") == true, "\(error?.description ?? "")")
+    // Cut within the header; and cut within the attribute's padding, after its 5 values.
+    let bytes = HandHeader().bytes()
+    let values = try #require(bytes.indices.first { Array(bytes[$0..<$0 + 5]) == Array("model".utf8) })
+    for (length, fault) in [
+      (40, "the file ends within its header"),
+      (values + 5, "attribute title of the file takes 8 bytes, more than the 5 left in the file"),
+    ] {
+      let cut = "\(directory)/cut-\(length).nc"
+      try Data(bytes.prefix(length)).write(to: URL(fileURLWithPath: cut))
+      let error = #expect(throws: NCError.self) { try NCFile.open(cut) }
+      #expect(error?.description.contains(fault) == true, "\(error?.description ?? "")")
+    }
   }
 
   /// Headers damaged a byte at a time (bounded: a fixed seed and count): whenever
