@@ -109,12 +109,12 @@ struct ClassicLayout: Sendable, Equatable {
   /// The file offset just past the last value of `start`/`count` (a hyperslab of
   /// `placement`'s variable with shape `shape`, records included, already checked against
   /// it): the furthest byte any read of it touches. Nil when that passes what an `Int`
-  /// holds, past any file's end; `placement.begin` for an empty slab.
+  /// holds, past any file's end; 0 for an empty slab, which touches none.
   func end(of placement: Placement, shape: [Int], start: [Int], count: [Int]) -> Int? {
     guard shape.count == start.count, shape.count == count.count, let size = Self.typeBytes(placement.type) else {
       return nil
     }
-    guard count.allSatisfy({ $0 > 0 }) else { return placement.begin }
+    guard count.allSatisfy({ $0 > 0 }) else { return 0 }
     let first = placement.isRecord ? 1 : 0
     var recordOffset = 0
     if placement.isRecord {

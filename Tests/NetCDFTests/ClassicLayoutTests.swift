@@ -161,6 +161,7 @@ import _TestSupport
     #expect(layout.contiguousRun(of: far, shape: [64], start: [0], count: [16]) != nil)
     #expect(layout.end(of: far, shape: [64], start: [0], count: [64]) == nil)
     #expect(layout.end(of: far, shape: [64], start: [8], count: [8]) == Int.max - 100 + 64)
+    #expect(layout.end(of: far, shape: [64], start: [8], count: [0]) == 0)  // no byte touched
     let record = ClassicLayout.Placement(begin: 0, isRecord: true, type: 5, shape: [0, 4])
     #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [1, 0], count: [1, 4]) != nil)
     #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [3, 0], count: [1, 4]) == nil)
