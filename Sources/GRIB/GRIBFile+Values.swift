@@ -60,15 +60,18 @@ extension GRIBFile {
     // checking its length (ecCodes 2.28): a 212-byte message declaring 281,101 values of 16
     // bits made it read past the message's end (the grib_file fuzz target's finding).
     let packing = message.edition == 2 ? try handle.string("packingType") : ""
-    if packing == "grid_complex" || packing == "grid_complex_spatial_differencing" {
+    if packing == "grid_complex" || packing == "grid_complex_spatial_differencing" || packing == "grid_jpeg" {
       guard let sections = sections(of: message), let representation = sections[5], let data = sections[7] else {
         throw GRIBError(
           reason: "its sections do not lie within the message", path: path, message: message.number, key: "packingType")
       }
-      // The same check for complex packing, whose groups ecCodes 2.28 reads unchecked too.
-      if let reason = GRIBComplexPacking.shortfall(representation: representation, data: data) {
-        throw GRIBError(reason: reason, path: path, message: message.number, key: "packingType")
-      }
+      // The same check for complex packing, whose groups ecCodes 2.28 reads unchecked too,
+      // and JPEG 2000's, whose image OpenJPEG allocates as the codestream declares it.
+      let problem =
+        packing == "grid_jpeg"
+        ? GRIBJPEG2000.problem(representation: representation, data: data)
+        : GRIBComplexPacking.shortfall(representation: representation, data: data)
+      if let problem { throw GRIBError(reason: problem, path: path, message: message.number, key: "packingType") }
     }
     if packing == "grid_simple" {
       let (bits, count, length) = (

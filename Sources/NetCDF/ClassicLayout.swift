@@ -11,10 +11,11 @@ import Platform
 /// variable, so such a run is read here instead, by any thread at once, with one copy.
 ///
 /// The header is parsed by the format's definition (NetCDF User Guide, "The NetCDF
-/// Classic Format Specification"); anything this parser does not follow, or a header that
-/// does not describe the same variables, types and shapes as libnetcdf read from the file,
-/// leaves the file to libnetcdf (`NCFile.classicLayout` is then nil): this is a faster
-/// path for files libnetcdf has accepted, never a second opinion on them.
+/// Classic Format Specification"). A variable this layout does not describe as libnetcdf
+/// read it (type and shape), or a slab that is not one run, is read by libnetcdf: this is
+/// a faster path for files libnetcdf has accepted, never a second opinion on them. The
+/// layout also says where a slab ends (`end(of:…)`), so that a read of values past the
+/// file's end is refused whichever reads it.
 struct ClassicLayout: Sendable, Equatable {
   /// One variable's place in the file.
   struct Placement: Sendable, Equatable {
@@ -51,9 +52,9 @@ struct ClassicLayout: Sendable, Equatable {
     }
   }
 
-  /// The layout of the file open on `descriptor`: nil when it is not a classic-format file
-  /// or when its layout is not one these reads follow (lengths whose arithmetic overflows);
+  /// The layout of the file open on `descriptor`: nil when it is not a classic-format file,
   /// a refusal when its header is malformed, before libnetcdf reads it (see `HeaderReader`).
+  /// Offsets and sums past what an `Int` holds are `Int.max`, past any file's end.
   static func read(descriptor: Int32) throws(ClassicHeaderRefusal) -> ClassicLayout? {
     var header = HeaderReader(descriptor: descriptor)
     return try header.layout()
@@ -103,6 +104,38 @@ struct ClassicLayout: Sendable, Equatable {
       Self.sum(offset, bytes) != nil
     else { return nil }
     return (offset, bytes)
+  }
+
+  /// The file offset just past the last value of `start`/`count` (a hyperslab of
+  /// `placement`'s variable with shape `shape`, records included, already checked against
+  /// it): the furthest byte any read of it touches. Nil when that passes what an `Int`
+  /// holds, past any file's end; 0 for an empty slab, which touches none.
+  func end(of placement: Placement, shape: [Int], start: [Int], count: [Int]) -> Int? {
+    guard shape.count == start.count, shape.count == count.count, let size = Self.typeBytes(placement.type) else {
+      return nil
+    }
+    guard count.allSatisfy({ $0 > 0 }) else { return 0 }
+    let first = placement.isRecord ? 1 : 0
+    var recordOffset = 0
+    if placement.isRecord {
+      guard let offset = Self.product(start[0] + count[0] - 1, recordBytes) else { return nil }
+      recordOffset = offset
+    }
+    // The last value's index within its record (or the variable), in row-major order.
+    var element = 0
+    var stride = 1
+    for dimension in (first..<shape.count).reversed() {
+      guard let step = Self.product(start[dimension] + count[dimension] - 1, stride),
+        let sum = Self.sum(element, step)
+      else { return nil }
+      element = sum
+      if dimension > first {
+        guard let next = Self.product(stride, shape[dimension]) else { return nil }
+        stride = next
+      }
+    }
+    guard let elementEnd = Self.sum(element, 1).flatMap({ Self.product($0, size) }) else { return nil }
+    return Self.sum(placement.begin, recordOffset).flatMap { Self.sum($0, elementEnd) }
   }
 
   /// `a × b`, nil when it overflows.
@@ -211,10 +244,11 @@ private struct HeaderReader {
     return Int(value)
   }
 
-  /// A file offset: 32 bits in CDF-1, 64 bits after; nil beyond what these reads place.
-  private mutating func offset() throws(ClassicHeaderRefusal) -> Int? {
+  /// A file offset: 32 bits in CDF-1, 64 bits after. One past `Int` is `Int.max`: past
+  /// any file's end, as the value it stands for is.
+  private mutating func offset() throws(ClassicHeaderRefusal) -> Int {
     let value = version == 1 ? UInt64(try u32()) : try u64()
-    return value <= UInt64(Int.max / 2) ? Int(value) : nil
+    return Int(clamping: value)
   }
 
   /// Moves the cursor past `count` bytes that must lie in the file, without reading them.
@@ -280,12 +314,18 @@ private struct HeaderReader {
     guard [1, 2, 5].contains(bytes[3]) else { throw refuse("CDF version \(bytes[3]) is not 1, 2 or 5") }
     version = bytes[3]
     position = 4
-    _ = try count()  // the record count: libnetcdf's is the one reads are checked against
+    // The record count: libnetcdf's is the one reads are checked against, but a CDF-5 count
+    // past `Int` would reach every caller as a negative length.
+    let records = try count()
+    guard records <= UInt64(Int.max) else { throw refuse("the record count is \(records), 2^63 or more") }
     var lengths: [UInt64] = []
     var recordDimension: Int?
     for index in 0..<(try list(tag: 0x0A, "dimensions", least: 12)) {
       let dimension = try name("dimension \(index)")
       let length = try count()
+      guard length <= UInt64(Int.max) else {
+        throw refuse("dimension \(dimension)'s length is \(length), 2^63 or more")
+      }
       if length == 0 {
         guard recordDimension == nil else { throw refuse("\(dimension) is a second record dimension") }
         recordDimension = index
@@ -295,7 +335,6 @@ private struct HeaderReader {
     try skipAttributes(of: "the file")
     var placements: [String: ClassicLayout.Placement] = [:]
     var recordSizes: [Int] = []
-    var followed = true
     for index in 0..<(try list(tag: 0x0B, "variables", least: 24)) {
       let variable = try name("variable \(index)")
       let rank = try elements("dimensions of \(variable)", least: version == 5 ? 8 : 4)
@@ -315,8 +354,7 @@ private struct HeaderReader {
           isRecord = true
         }
         ids.append(Int(id))
-        // A length past what an `Int` offset can reach is not followed, though not malformed.
-        if lengths[Int(id)] <= UInt64(Int.max / 2) { shape.append(Int(lengths[Int(id)])) } else { followed = false }
+        shape.append(Int(lengths[Int(id)]))  // at most `Int.max`, checked above
       }
       try skipAttributes(of: variable)
       let (type, size) = try type(variable)
@@ -331,31 +369,22 @@ private struct HeaderReader {
         bytes = product
       }
       _ = try count()  // vsize: computed from the shape instead, which it cannot hold past 4 GiB
-      guard let begin = try offset() else {
-        followed = false
-        continue
-      }
-      if isRecord {
-        guard let values = shape.dropFirst().checkedProduct, values <= Int.max / 16 else {
-          followed = false
-          continue
-        }
-        recordSizes.append(values * size)
-      }
-      // Two variables of one name: libnetcdf finds one of them by name, so reads by name
-      // are left to it.
-      if placements[variable] != nil { followed = false }
+      let begin = try offset()
+      if isRecord { recordSizes.append(Int(bytes)) }  // at most 2^63 − 1, checked above
+      // libnetcdf finds one of two variables of a name, and which is its own affair: a
+      // header that names two alike is not one a writer of the format makes.
+      guard placements[variable] == nil else { throw refuse("two variables are named \(variable)") }
       placements[variable] = ClassicLayout.Placement(begin: begin, isRecord: isRecord, type: type, shape: shape)
     }
     // A lone record variable's records are not padded; several are, each to 4 bytes. A sum
-    // past what an offset can hold is a layout these reads do not follow.
+    // past what an offset can hold saturates at `Int.max`, past any file's end.
     var recordBytes = recordSizes.count == 1 ? recordSizes[0] : 0
     if recordSizes.count > 1 {
       for size in recordSizes {
-        guard let sum = ClassicLayout.sum(recordBytes, Self.padded(size)) else { return nil }
-        recordBytes = sum
+        let padded = ClassicLayout.sum(size, 3).map { $0 / 4 * 4 } ?? Int.max
+        recordBytes = ClassicLayout.sum(recordBytes, padded) ?? Int.max
       }
     }
-    return followed ? ClassicLayout(placements: placements, recordBytes: recordBytes) : nil
+    return ClassicLayout(placements: placements, recordBytes: recordBytes)
   }
 }

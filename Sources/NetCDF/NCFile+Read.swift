@@ -82,13 +82,8 @@ extension NCFile {
           code: NC_EIO, reason: "cannot read \(bytes.count - done) bytes at offset \(offset + done): \(error.text)",
           path: path, variable: variable)
       }
-      guard read > 0 else {
-        throw NCError(
-          code: NC_ETRUNC,
-          reason:
-            "the file ends at byte \(offset + done), within the values its header places at bytes \(offset)..<\(offset + bytes.count): truncated?",
-          path: path, variable: variable)
-      }
+      // Cut after the check of `checkedSlab`, while being read.
+      guard read > 0 else { throw truncation(at: offset + done, valuesEnd: offset + bytes.count, variable: variable) }
       done += read
     }
     guard let base = bytes.baseAddress else { return }
@@ -145,11 +140,12 @@ extension NCFile {
         path: path, variable: name)
     }
     for (axis, length) in variable.shape.enumerated()
-    where start[axis] < 0 || count[axis] < 0 || start[axis] + count[axis] > length {
+    where start[axis] < 0 || count[axis] < 0 || count[axis] > length - start[axis] {
+      let (end, overflow) = start[axis].addingReportingOverflow(count[axis])
       throw NCError(
         code: NC_EEDGE,
         reason:
-          "slab \(start[axis])..<\(start[axis] + count[axis]) exceeds dimension \(variable.dimensions[axis]) of length \(length)",
+          "slab \(start[axis])..<\(overflow ? "\(start[axis]) + \(count[axis])" : "\(end)") exceeds dimension \(variable.dimensions[axis]) of length \(length)",
         path: path, variable: name)
     }
     // A file may declare dimensions whose product no array can have: refused here, as an
@@ -158,7 +154,34 @@ extension NCFile {
       throw NCError(
         code: NC_EEDGE, reason: "slab \(count) holds more values than memory can address", path: path, variable: name)
     }
+    try checkWithinFile(variable, start: start, count: count)
     return variable
+  }
+
+  /// Refuses a read of a classic file whose values the header places past the file's end.
+  /// libnetcdf 4.9 reads such values from whatever its buffer last held (fuzzing found the
+  /// same slab read as zeros on one handle and as another variable's numbers on another):
+  /// a silently impossible number, where a cut file deserves an error naming it.
+  private func checkWithinFile(_ variable: NCVariable, start: [Int], count: [Int]) throws(NCError) {
+    guard let classic = classicReads, let placement = classic.layout.describes(variable) else { return }
+    let fileBytes: Int
+    do {
+      fileBytes = Int(try Posix.fstat(classic.descriptor).size)
+    } catch {
+      throw NCError(
+        code: NC_EIO, reason: "cannot find the file's size: \(error.text)", path: path, variable: variable.name)
+    }
+    let end = classic.layout.end(of: placement, shape: variable.shape, start: start, count: count)
+    guard let end, end <= fileBytes else { throw truncation(at: fileBytes, valuesEnd: end, variable: variable.name) }
+  }
+
+  /// The error for values the header places past the file's end (`valuesEnd`, nil when
+  /// past what an `Int` holds).
+  private func truncation(at fileEnd: Int, valuesEnd: Int?, variable: String) -> NCError {
+    let place = valuesEnd.map { "up to byte \($0)" } ?? "past any file's end"
+    return NCError(
+      code: NC_ETRUNC, reason: "the file ends at byte \(fileEnd), before values its header places \(place): truncated?",
+      path: path, variable: variable)
   }
 }
 

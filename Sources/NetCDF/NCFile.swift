@@ -140,6 +140,13 @@ public final class NCFile: @unchecked Sendable {
     for dimid in 0..<dimensionCount {
       var length = 0
       let name = try readName("nc_inq_dim") { nc_inq_dim(ncid, dimid, $0, &length) }
+      // A `size_t` of 2^63 or more arrives negative. The classic header check refuses one
+      // before libnetcdf reads it; an HDF5 file can still declare one.
+      guard length >= 0 else {
+        throw NCError(
+          code: NC_EDIMSIZE, reason: "dimension \(name)'s length is \(UInt(bitPattern: length)), 2^63 or more",
+          path: path, variable: nil)
+      }
       dims.append(NCDimension(name: name, length: length, isUnlimited: dimid == unlimited))
     }
     var vars: [String: NCVariable] = [:]

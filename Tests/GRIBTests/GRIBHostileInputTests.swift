@@ -252,6 +252,59 @@ import _TestSupport
     #expect(outcome?.exitStatus == .exitCode(0))
   }
 
+  /// JPEG 2000 packing: OpenJPEG allocates the image and the tiles the codestream's size
+  /// marker (SIZ) declares before it decodes a pixel, and ecCodes compares the image with
+  /// the values only afterwards. The NCEP sample packed by ecCodes as JPEG 2000 decodes to
+  /// the simple-packed original's values; its SIZ made to cut the image into 1 × 1 tiles
+  /// (646 MB to decode), or to declare a 40,000 × 40,000 image, is refused before decoding.
+  /// In a child capped at 256 MiB more address space than it starts with.
+  @Test(.timeLimit(.minutes(2)))
+  func aJPEG2000ImageOtherThanItsValuesIsRefusedBeforeDecoding() async {
+    let outcome = await #expect(processExitsWith: .success) {
+      GRIBHostileInputTests.capMemory(megabytes: 256)
+      guard let original = try? GRIBFile(path: ECCodesTools.sample("regular_ll_msl.grib")),
+        let expected = try? original.values(of: original.messages[0]),
+        let bytes = try? GRIBHostileInputTests.bytes(of: "regular_ll_msl.jpeg.grib2"),
+        let marker = bytes.indices.first(where: { bytes[$0..<min($0 + 4, bytes.count)] == [0xFF, 0x4F, 0xFF, 0x51] })
+      else { exit(3) }
+      guard let file = try? GRIBFile(path: ECCodesTools.sample("regular_ll_msl.jpeg.grib2")),
+        let values = try? file.values(of: file.messages[0]), values == expected
+      else { exit(4) }
+      // SIZ's 32-bit fields from Xsiz: Xsiz, Ysiz, XOsiz, YOsiz, XTsiz, YTsiz, XTOsiz, YTOsiz.
+      func damaged(_ fields: [Int: UInt32], name: String) -> String? {
+        var copy = bytes
+        for (index, value) in fields {
+          for k in 0..<4 { copy[marker + 8 + 4 * index + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k)) }
+        }
+        return try? GRIBHostileInputTests.write(copy, named: name)
+      }
+      let cases: [(fields: [Int: UInt32], reason: String)] = [
+        ([4: 1, 5: 1], "its JPEG 2000 image is cut into 360 × 181 tiles, more than the 4096 a field may have"),
+        (
+          [0: 40_000, 1: 40_000, 4: 40_000, 5: 40_000],
+          "its JPEG 2000 image is 40000 × 40000 pixels, not the 65160 values section 5 declares"
+        ),
+      ]
+      for (index, damage) in cases.enumerated() {
+        guard let path = damaged(damage.fields, name: "jpeg-\(index).grib2"), let file = try? GRIBFile(path: path)
+        else { exit(5) }
+        do {
+          _ = try file.values(of: file.messages[0])
+          exit(6)
+        } catch let error as GRIBError {
+          guard error.description == "\(path): message 1: packingType: \(damage.reason)" else {
+            print(error.description)
+            exit(7)
+          }
+        } catch {
+          exit(8)
+        }
+      }
+      exit(0)
+    }
+    #expect(outcome?.exitStatus == .exitCode(0))
+  }
+
   /// The grib_file fuzz target's finding: a Mercator message packed by complex packing with
   /// spatial differencing whose groups reach past its data section, where ecCodes 2.28 read
   /// past the message (a segmentation fault). In a child process, so that a regression

@@ -8,9 +8,10 @@ import _TestSupport
 
 /// A classic-format file's contiguous float runs are read with `pread` from the layout its
 /// header gives (`ClassicLayout`), past libnetcdf: every read must give libnetcdf's values,
-/// to the bit, in each classic format, for fixed and record variables, and a header that is
-/// not followed must leave the file to libnetcdf. Values the header places past the end of
-/// the file are refused as a truncation, where libnetcdf reads zeros.
+/// to the bit, in each classic format, for fixed and record variables, and a slab that is
+/// not one run is left to libnetcdf. Values the header places past the end of the file are
+/// refused as a truncation, however they would be read (libnetcdf reads zeros, or what its
+/// buffer last held).
 @Suite struct ClassicLayoutTests {
   /// Every float variable of `path` read both ways (`ClassicReadComparison`): no read may
   /// differ.
@@ -55,8 +56,9 @@ import _TestSupport
     }
   }
 
-  /// A file cut short after it was opened: the read that meets its end says so, naming
-  /// the file and the variable, rather than returning what was not there.
+  /// A file cut short after it was opened: a read of values past its end says so, naming
+  /// the file and the variable, rather than returning what was not there: the contiguous
+  /// run read with `pread`, and the half rows libnetcdf would read from a stale buffer.
   @Test func aFileCutShortUnderAReadIsReportedNamingTheVariable() throws {
     let directory = SampleFiles.temporaryDirectory("classic-truncated")
     defer { SampleFiles.remove(directory) }
@@ -68,11 +70,16 @@ import _TestSupport
     let descriptor = try Posix.open(path, .readWrite)
     try Posix.ftruncate(descriptor, to: placement.begin + 10)
     Posix.close(descriptor)
-    let error = #expect(throws: NCError.self) { try file.readUnpacked("after", start: [0, 0], count: [3, 7]) }
-    #expect(
-      error?.description
-        == "\(path): after: the file ends at byte \(placement.begin + 10), within the values its header places at bytes \(placement.begin)..<\(placement.begin + 84): truncated?"
-    )
+    for (count, end) in [([3, 7], 84), ([2, 3], 40)] {
+      let error = #expect(throws: NCError.self) { try file.readUnpacked("after", start: [0, 0], count: count) }
+      #expect(
+        error?.description
+          == "\(path): after: the file ends at byte \(placement.begin + 10), before values its header places up to byte \(placement.begin + end): truncated?"
+      )
+      #expect(error?.code == NC_ETRUNC)
+    }
+    // What lies within the file still reads.
+    #expect(try file.readUnpacked("after", start: [0, 0], count: [1, 2]).count == 2)
   }
 
   /// A read after the file was closed is refused as libnetcdf refuses it, naming the file
@@ -124,79 +131,94 @@ import _TestSupport
     return bytes
   }
 
-  /// Lengths and offsets whose arithmetic overflows (a hostile header can declare any) are
-  /// a header not followed, or a read left to libnetcdf: never a trap.
-  @Test func lengthsAndOffsetsThatOverflowAreLeftToLibnetcdf() throws {
+  /// Lengths and offsets whose arithmetic overflows (a hostile header can declare any)
+  /// leave a read no run of the file and place its values past any file's end, so that it
+  /// is refused: never a trap.
+  @Test func lengthsAndOffsetsThatOverflowLeaveNoRunAndNoEnd() throws {
     let directory = SampleFiles.temporaryDirectory("classic-overflow")
     defer { SampleFiles.remove(directory) }
     // Each record variable's record is 2^61 bytes, within what one variable may declare:
-    // three fit an offset, and the fourth's sum overflows.
-    for (records, followed) in [(3, true), (4, false)] {
+    // three fit an offset, and the fourth's sum saturates.
+    let shape = [2, 1 << 30, 1 << 28]
+    let row = (start: [1, 0, 0], count: [1, 1, 1 << 28])  // the second record's first row
+    for (records, recordBytes) in [(3, 3 * (1 << 61)), (4, Int.max)] {
       let path = "\(directory)/huge-\(records).nc"
       try Data(Self.cdf5Header(records: records, rows: 1 << 30, columns: 1 << 28)).write(to: URL(fileURLWithPath: path))
       let descriptor = try Posix.open(path, .readOnly)
       defer { Posix.close(descriptor) }
-      let layout = try ClassicLayout.read(descriptor: descriptor)
-      #expect((layout != nil) == followed, "\(records) record variables")
-      #expect(layout.map { $0.recordBytes == records * (1 << 61) } ?? true)
+      let layout = try #require(try ClassicLayout.read(descriptor: descriptor))
+      #expect(layout.recordBytes == recordBytes, "\(records) record variables")
+      let placement = try #require(layout.placements["v0"])
+      let run = layout.contiguousRun(of: placement, shape: shape, start: row.start, count: row.count)
+      let end = layout.end(of: placement, shape: shape, start: row.start, count: row.count)
+      #expect(run?.offset == (records == 3 ? 4096 + recordBytes : nil))
+      #expect(end == (records == 3 ? 4096 + recordBytes + (1 << 31) : nil))
     }
     // A run whose offset, or record offset, passes what an `Int` holds.
     let far = ClassicLayout.Placement(begin: Int.max - 100, isRecord: false, type: 5, shape: [64])
     let layout = ClassicLayout(placements: ["far": far], recordBytes: Int.max / 2)
     #expect(layout.contiguousRun(of: far, shape: [64], start: [0], count: [64]) == nil)
     #expect(layout.contiguousRun(of: far, shape: [64], start: [0], count: [16]) != nil)
+    #expect(layout.end(of: far, shape: [64], start: [0], count: [64]) == nil)
+    #expect(layout.end(of: far, shape: [64], start: [8], count: [8]) == Int.max - 100 + 64)
+    #expect(layout.end(of: far, shape: [64], start: [8], count: [0]) == 0)  // no byte touched
     let record = ClassicLayout.Placement(begin: 0, isRecord: true, type: 5, shape: [0, 4])
     #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [1, 0], count: [1, 4]) != nil)
     #expect(layout.contiguousRun(of: record, shape: [9, 4], start: [3, 0], count: [1, 4]) == nil)
   }
 
-  /// A CDF-2 header written field by field, so that any field can be made malformed: a
-  /// record dimension and a fixed one, a global `char` attribute, and one float record
-  /// variable over both, followed by its `records` records.
+  /// A CDF-2 (or, with `version` 5, CDF-5) header written field by field, so that any
+  /// field can be made malformed: a record dimension and a fixed one, a global `char`
+  /// attribute, and one float record variable over both, followed by its `records` records.
   struct HandHeader {
     var version: UInt8 = 2
+    var declaredRecords: UInt64?
     var dimensionTag: UInt32 = 0x0A
-    var dimensionCount: UInt32 = 2
-    var dimensions: [(name: String, length: UInt32)] = [("time", 0), ("x", 4)]
-    var firstNameLength: UInt32?
+    var dimensionCount: UInt64 = 2
+    var dimensions: [(name: String, length: UInt64)] = [("time", 0), ("x", 4)]
+    var firstNameLength: UInt64?
     var attributeType: UInt32 = 2
-    var attributeValues: UInt32 = 5
-    var rank: UInt32 = 2
-    var ids: [UInt32] = [0, 1]
+    var attributeValues: UInt64 = 5
+    var rank: UInt64 = 2
+    var ids: [UInt64] = [0, 1]
     var variableType: UInt32 = 5
     var records = 3
 
     func bytes() -> [UInt8] {
       var bytes: [UInt8] = Array("CDF".utf8) + [version]
-      func u32(_ value: UInt32) { bytes += (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-      func name(_ text: String, length: UInt32? = nil) {
-        u32(length ?? UInt32(text.utf8.count))
+      func big(_ value: UInt64, bytes width: Int) {
+        bytes += (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+      }
+      func u32(_ value: UInt32) { big(UInt64(value), bytes: 4) }
+      // Counts and lengths are 64 bits in CDF-5, 32 before (a wider value is cut).
+      func count(_ value: UInt64) { big(value, bytes: version == 5 ? 8 : 4) }
+      func name(_ text: String, length: UInt64? = nil) {
+        count(length ?? UInt64(text.utf8.count))
         bytes += Array(text.utf8) + [UInt8](repeating: 0, count: (4 - text.utf8.count % 4) % 4)
       }
-      u32(UInt32(records))
+      count(declaredRecords ?? UInt64(records))
       u32(dimensionTag)
-      u32(dimensionCount)
+      count(dimensionCount)
       for (index, dimension) in dimensions.enumerated() {
         name(dimension.name, length: index == 0 ? firstNameLength : nil)
-        u32(dimension.length)
+        count(dimension.length)
       }
       u32(0x0C)
-      u32(1)
+      count(1)
       name("title")
       u32(attributeType)
-      u32(attributeValues)
+      count(attributeValues)
       bytes += Array("model".utf8) + [0, 0, 0]
       u32(0x0B)
-      u32(1)
+      count(1)
       name("t2")
-      u32(rank)
-      for id in ids { u32(id) }
+      count(rank)
+      for id in ids { count(id) }
       u32(0)  // no attributes
-      u32(0)
+      count(0)
       u32(variableType)
-      u32(16)  // vsize: one record of 4 floats
-      let begin = bytes.count + 8
-      for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: begin >> shift)) }
+      count(16)  // vsize: one record of 4 floats
+      big(UInt64(bytes.count + 8), bytes: 8)  // begin, just after itself
       for value in 0..<(4 * records) { u32(Float(value).bitPattern) }
       return bytes
     }
@@ -210,11 +232,13 @@ import _TestSupport
     let directory = SampleFiles.temporaryDirectory("classic-malformed")
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/header.nc"
-    try Data(HandHeader().bytes()).write(to: URL(fileURLWithPath: path))
-    let valid = try NCFile.open(path)
-    #expect(valid.classicReads != nil)
-    #expect(try valid.readUnpacked("t2", start: [2, 0], count: [1, 4]) == [8, 9, 10, 11])
-    valid.close()
+    for version: UInt8 in [2, 5] {
+      try Data(HandHeader(version: version).bytes()).write(to: URL(fileURLWithPath: path))
+      let valid = try NCFile.open(path)
+      #expect(valid.classicReads != nil)
+      #expect(try valid.readUnpacked("t2", start: [2, 0], count: [1, 4]) == [8, 9, 10, 11])
+      valid.close()
+    }
     let cases: [(change: (inout HandHeader) -> Void, fault: String)] = [
       ({ $0.firstNameLength = .max }, "dimension 0's name is 4294967295 bytes long, not 1 to 256"),
       ({ $0.dimensions[1].name = String(repeating: "x", count: 300) }, "dimension 1's name is 300 bytes long"),
@@ -233,8 +257,14 @@ import _TestSupport
       (
         {
           ($0.dimensionCount, $0.rank, $0.ids) = (3, 3, [0, 1, 2])
-          $0.dimensions = [("time", 0), ("x", .max), ("y", .max)]
+          $0.dimensions = [("time", 0), ("x", UInt64(UInt32.max)), ("y", UInt64(UInt32.max))]
         }, "t2's dimensions declare more than 2^63 bytes"
+      ),
+      // CDF-5's 64-bit counts: past `Int`, libnetcdf would hand them on as negative lengths.
+      ({ ($0.version, $0.declaredRecords) = (5, 1 << 63) }, "the record count is 9223372036854775808, 2^63 or more"),
+      (
+        { ($0.version, $0.dimensions[1].length) = (5, .max) },
+        "dimension x's length is 18446744073709551615, 2^63 or more"
       ),
     ]
     for (index, malformed) in cases.enumerated() {
