@@ -31,10 +31,11 @@ enum GRIBJPEG2000 {
     let (tileWidth, tileHeight, tileLeft, tileTop) = (field(4), field(5), field(6), field(7))
     let components = GRIBSimplePacking.unsigned(data, 46, 2)
     guard components == 1 else { return "its JPEG 2000 image has \(components) components, not 1" }
-    let (pixels, overflow) = max(0, width - left).multipliedReportingOverflow(by: max(0, height - top))
+    let (columnsOfPixels, rowsOfPixels) = (max(0, width - left), max(0, height - top))
+    let (pixels, overflow) = columnsOfPixels.multipliedReportingOverflow(by: rowsOfPixels)
     guard !overflow, pixels == values, values > 0 else {
       return
-        "its JPEG 2000 image is \(max(0, width - left)) × \(max(0, height - top)) pixels, not the \(values) values section 5 declares"
+        "its JPEG 2000 image is \(columnsOfPixels) × \(rowsOfPixels) pixels, not the \(values) values section 5 declares"
     }
     // The tiles cover the image from (tileLeft, tileTop), which may not lie past its origin.
     guard tileWidth > 0, tileHeight > 0, tileLeft <= left, tileTop <= top else {

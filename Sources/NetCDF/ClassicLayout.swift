@@ -69,15 +69,8 @@ struct ClassicLayout: Sendable, Equatable {
     guard shape.count == start.count, shape.count == count.count, let size = Self.typeBytes(placement.type) else {
       return nil
     }
-    var first = 0
-    var recordOffset = 0
-    if placement.isRecord {
-      guard count.first == 1, let record = start.first, let offset = Self.product(record, recordBytes) else {
-        return nil
-      }
-      recordOffset = offset
-      first = 1
-    }
+    let first = placement.isRecord ? 1 : 0
+    guard !placement.isRecord || count.first == 1 else { return nil }
     // Every dimension after the first that is not taken whole must follow only
     // dimensions taken one index at a time.
     var p = first
@@ -88,20 +81,8 @@ struct ClassicLayout: Sendable, Equatable {
     for dimension in first..<p where count[dimension] != 1 { return nil }
     // A damaged header may declare lengths and offsets whose arithmetic overflows: such a
     // read is left to libnetcdf.
-    var element = 0
-    var stride = 1
-    for dimension in (first..<shape.count).reversed() {
-      guard let step = Self.product(start[dimension], stride), let sum = Self.sum(element, step) else { return nil }
-      element = sum
-      if dimension > first {
-        guard let next = Self.product(stride, shape[dimension]) else { return nil }
-        stride = next
-      }
-    }
     guard let values = count.dropFirst(first).checkedProduct, let bytes = Self.product(values, size),
-      let elementBytes = Self.product(element, size),
-      let offset = Self.sum(placement.begin, recordOffset).flatMap({ Self.sum($0, elementBytes) }),
-      Self.sum(offset, bytes) != nil
+      let offset = offset(of: placement, shape: shape, index: start, size: size), Self.sum(offset, bytes) != nil
     else { return nil }
     return (offset, bytes)
   }
@@ -115,27 +96,32 @@ struct ClassicLayout: Sendable, Equatable {
       return nil
     }
     guard count.allSatisfy({ $0 > 0 }) else { return 0 }
+    let last = zip(start, count).map { $0 + $1 - 1 }
+    return offset(of: placement, shape: shape, index: last, size: size).flatMap { Self.sum($0, size) }
+  }
+
+  /// The file offset of the value at `index` of `placement`'s variable (records included),
+  /// whose values take `size` bytes each: its record's, then its place within the record in
+  /// row-major order. Nil when the arithmetic passes what an `Int` holds.
+  private func offset(of placement: Placement, shape: [Int], index: [Int], size: Int) -> Int? {
     let first = placement.isRecord ? 1 : 0
     var recordOffset = 0
     if placement.isRecord {
-      guard let offset = Self.product(start[0] + count[0] - 1, recordBytes) else { return nil }
+      guard let offset = Self.product(index[0], recordBytes) else { return nil }
       recordOffset = offset
     }
-    // The last value's index within its record (or the variable), in row-major order.
     var element = 0
     var stride = 1
     for dimension in (first..<shape.count).reversed() {
-      guard let step = Self.product(start[dimension] + count[dimension] - 1, stride),
-        let sum = Self.sum(element, step)
-      else { return nil }
+      guard let step = Self.product(index[dimension], stride), let sum = Self.sum(element, step) else { return nil }
       element = sum
       if dimension > first {
         guard let next = Self.product(stride, shape[dimension]) else { return nil }
         stride = next
       }
     }
-    guard let elementEnd = Self.sum(element, 1).flatMap({ Self.product($0, size) }) else { return nil }
-    return Self.sum(placement.begin, recordOffset).flatMap { Self.sum($0, elementEnd) }
+    guard let elementBytes = Self.product(element, size) else { return nil }
+    return Self.sum(placement.begin, recordOffset).flatMap { Self.sum($0, elementBytes) }
   }
 
   /// `a × b`, nil when it overflows.
@@ -259,7 +245,9 @@ private struct HeaderReader {
     position += count
   }
 
-  private static func padded(_ count: Int) -> Int { (count + 3) / 4 * 4 }
+  /// `count` rounded up to whole 4 bytes, as the format pads; `Int.max` past what an `Int`
+  /// holds (a record's bytes may be anything up to 2^63 − 1).
+  private static func padded(_ count: Int) -> Int { ClassicLayout.sum(count, 3).map { $0 / 4 * 4 } ?? Int.max }
 
   private mutating func name(_ what: String) throws(ClassicHeaderRefusal) -> String {
     let length = try count()
@@ -381,8 +369,7 @@ private struct HeaderReader {
     var recordBytes = recordSizes.count == 1 ? recordSizes[0] : 0
     if recordSizes.count > 1 {
       for size in recordSizes {
-        let padded = ClassicLayout.sum(size, 3).map { $0 / 4 * 4 } ?? Int.max
-        recordBytes = ClassicLayout.sum(recordBytes, padded) ?? Int.max
+        recordBytes = ClassicLayout.sum(recordBytes, Self.padded(size)) ?? Int.max
       }
     }
     return ClassicLayout(placements: placements, recordBytes: recordBytes)
