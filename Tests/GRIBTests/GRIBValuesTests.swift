@@ -46,6 +46,22 @@ import _TestSupport
     }
   }
 
+  /// JPEG 2000 packing as NCEP writes it (pygrib's GFS flux file, four fields of 10 to 13
+  /// bits): every message passes the codestream check and decodes to `grib_get_data`'s
+  /// values, bit for bit.
+  @Test func realJPEG2000FieldsPassTheCodestreamCheckAndDecodeAsEcCodesDoes() throws {
+    let path = ECCodesTools.sample("flux.grb")
+    let file = try GRIBFile(path: path)
+    #expect(file.messages.count == 4)
+    for message in file.messages {
+      #expect(try file.string("packingType", of: message) == "grid_jpeg")
+      let values = try file.values(of: message)
+      let oracle = try ECCodesTools.data(of: path, message: message.number)
+      #expect(values.count == oracle.count && values.count == 192 * 94)
+      #expect(zip(values, oracle).filter { $0 != $1.value }.count == 0, "message \(message.number)")
+    }
+  }
+
   /// A caller's Float buffer receives the doubles rounded to Float, NaN included.
   @Test func floatBufferTakesTheDoublesRounded() throws {
     let file = try GRIBFile(path: ECCodesTools.sample("fields_with_missing_values.grib"))
