@@ -166,17 +166,9 @@ import _TestSupport
     #expect(valuesError?.description == expected)
   }
 
-  /// Limits this process's address space to what it uses now plus `megabytes`.
-  static func capMemory(megabytes: Int) {
-    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-    let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
-    var limit = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-    limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + megabytes << 20)
-    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-    var cpu = rlimit(rlim_cur: 120, rlim_max: 120)
-    setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
-  }
+  /// Limits this process's address space to what it uses now plus `megabytes`, and its CPU
+  /// to two minutes.
+  static func capMemory(megabytes: Int) { ResourceCaps.cap(megabytes: megabytes, cpuSeconds: 120) }
 
   /// The rotated GRIB2 sample (a constant field, no bits per value) made to declare
   /// 40,000 × 40,000 points: `numberOfDataPoints`, `Ni` and `Nj` in section 3 and

@@ -190,18 +190,9 @@ import _TestSupport
     Self.expectDefinition(neighbourhood, on: grid)
   }
 
-  /// Caps this (child) process at 256 MiB of address space more than it has now (from
-  /// /proc/self/statm, in pages) and 10 minutes of CPU.
-  static func capMemoryAndCPU() {
-    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-    let pages = Int(statm.split(separator: " ").first ?? "") ?? 0
-    var limit = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-    limit.rlim_cur = rlim_t(pages * Int(sysconf(Int32(_SC_PAGESIZE))) + 256 << 20)
-    setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-    var cpu = rlimit(rlim_cur: 600, rlim_max: 600)
-    setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
-  }
+  /// Caps this (child) process at 256 MiB of address space more than it has now and 10
+  /// minutes of CPU.
+  static func capMemoryAndCPU() { ResourceCaps.cap(megabytes: 256, cpuSeconds: 600) }
 
   /// In a child process: exits with 1, after writing each differing cell to standard
   /// error, unless `whole` equals the definition at `cells` of `grid` and more than 1,000

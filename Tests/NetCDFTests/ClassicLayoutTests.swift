@@ -227,8 +227,11 @@ import _TestSupport
   /// libnetcdf 4.9 trusts a classic header's counts and lengths (fuzzing found it copying a
   /// long name past the caller's buffer, a memcpy of a negative size, and gigabytes
   /// allocated for a small file): such a header is refused before libnetcdf reads it,
-  /// naming its fault. The header as written opens and reads; each change is refused.
-  @Test func aMalformedHeaderIsRefusedNamingItsFaultBeforeLibnetcdfReadsIt() throws {
+  /// naming its fault. The header as written opens and reads; each change is refused, in a
+  /// child capped at 256 MiB more address space than it starts with and two minutes of CPU,
+  /// since a header the check let through would make libnetcdf allocate what it declares.
+  @Test(.timeLimit(.minutes(2)))
+  func aMalformedHeaderIsRefusedNamingItsFaultBeforeLibnetcdfReadsIt() async throws {
     let directory = SampleFiles.temporaryDirectory("classic-malformed")
     defer { SampleFiles.remove(directory) }
     let path = "\(directory)/header.nc"
@@ -239,7 +242,47 @@ import _TestSupport
       #expect(try valid.readUnpacked("t2", start: [2, 0], count: [1, 4]) == [8, 9, 10, 11])
       valid.close()
     }
-    let cases: [(change: (inout HandHeader) -> Void, fault: String)] = [
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      ResourceCaps.cap(megabytes: 256, cpuSeconds: 120)
+      let directory = SampleFiles.temporaryDirectory("classic-malformed-capped")
+      for (index, malformed) in ClassicLayoutTests.malformedHeaders.enumerated() {
+        var header = HandHeader()
+        malformed.change(&header)
+        let damaged = "\(directory)/malformed-\(index).nc"
+        let expected = "\(damaged): a malformed classic NetCDF header: \(malformed.fault)"
+        do {
+          try Data(header.bytes()).write(to: URL(fileURLWithPath: damaged))
+          try NCFile.open(damaged).close()
+          FileHandle.standardError.write(Data("opened \(damaged); expected: \(expected)\n".utf8))
+        } catch let error as NCError where error.code == NC_ENOTNC && error.description.hasPrefix(expected) {
+        } catch {
+          FileHandle.standardError.write(Data("\(error); expected: \(expected)\n".utf8))
+        }
+      }
+      SampleFiles.remove(directory)
+      exit(0)  // a crash or a limit reached is the failure here; a wrong refusal, its account
+    }
+    // The child's own account of each header it did not refuse as expected.
+    let account = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(!account.contains("expected:"), "\(account.prefix(4_000))")
+    // Cut within the header; and cut within the attribute's padding, after its 5 values.
+    let bytes = HandHeader().bytes()
+    let values = try #require(bytes.indices.first { Array(bytes[$0..<$0 + 5]) == Array("model".utf8) })
+    for (length, fault) in [
+      (40, "the file ends within its header"),
+      (values + 5, "attribute title of the file takes 8 bytes, more than the 5 left in the file"),
+    ] {
+      let cut = "\(directory)/cut-\(length).nc"
+      try Data(bytes.prefix(length)).write(to: URL(fileURLWithPath: cut))
+      let error = #expect(throws: NCError.self) { try NCFile.open(cut) }
+      #expect(error?.description.contains(fault) == true, "\(error?.description ?? "")")
+    }
+  }
+
+  /// The malformed headers: each a change to the valid `HandHeader`, and the start of the
+  /// fault its refusal names.
+  static var malformedHeaders: [(change: (inout HandHeader) -> Void, fault: String)] {
+    [
       ({ $0.firstNameLength = .max }, "dimension 0's name is 4294967295 bytes long, not 1 to 256"),
       ({ $0.dimensions[1].name = String(repeating: "x", count: 300) }, "dimension 1's name is 300 bytes long"),
       ({ $0.firstNameLength = 0 }, "dimension 0's name is 0 bytes long"),
@@ -267,29 +310,6 @@ import _TestSupport
         "dimension x's length is 18446744073709551615, 2^63 or more"
       ),
     ]
-    for (index, malformed) in cases.enumerated() {
-      var header = HandHeader()
-      malformed.change(&header)
-      let damaged = "\(directory)/malformed-\(index).nc"
-      try Data(header.bytes()).write(to: URL(fileURLWithPath: damaged))
-      let error = #expect(throws: NCError.self, "\(malformed.fault)") { try NCFile.open(damaged) }
-      #expect(error?.code == NC_ENOTNC)
-      #expect(
-        error?.description.hasPrefix("\(damaged): a malformed classic NetCDF header: \(malformed.fault)") == true,
-        "\(error?.description ?? "opened")")
-    }
-    // Cut within the header; and cut within the attribute's padding, after its 5 values.
-    let bytes = HandHeader().bytes()
-    let values = try #require(bytes.indices.first { Array(bytes[$0..<$0 + 5]) == Array("model".utf8) })
-    for (length, fault) in [
-      (40, "the file ends within its header"),
-      (values + 5, "attribute title of the file takes 8 bytes, more than the 5 left in the file"),
-    ] {
-      let cut = "\(directory)/cut-\(length).nc"
-      try Data(bytes.prefix(length)).write(to: URL(fileURLWithPath: cut))
-      let error = #expect(throws: NCError.self) { try NCFile.open(cut) }
-      #expect(error?.description.contains(fault) == true, "\(error?.description ?? "")")
-    }
   }
 
   /// Headers damaged a byte at a time (bounded: a fixed seed and count): whenever
